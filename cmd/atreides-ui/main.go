@@ -46,5 +46,9 @@ func main() {
 
 // mainTop is 'atreides-ui top', the terminal view (package top).
 func mainTop() {
-	companion.Main(flag.NewFlagSet("atreides-ui top", flag.ContinueOnError), "atreides top", top.RunProject)
+	fs := flag.NewFlagSet("atreides-ui top", flag.ContinueOnError)
+	all := fs.Bool("all", false, "show every project atreides knows")
+	companion.Main(fs, "atreides top", func(ctx context.Context, root string) error {
+		return top.RunProject(ctx, root, *all)
+	})
 }

@@ -53,3 +53,7 @@ func (s *Server) Snapshot(ctx context.Context, root string) (*view.Snapshot, err
 // Trail is root's audit trail, the one the pages' decisions are read
 // from (a team's project's shared trail).
 func Trail(root string) audit.Reader { return trail(root) }
+
+// KnownRoots are the projects --all shows: root first, then every
+// project atreides knows (package project's registry).
+func KnownRoots(root string) ([]string, error) { return knownRoots(root) }

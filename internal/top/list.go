@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -11,10 +12,10 @@ import (
 
 // sessions are the sessions the filter lets through, newest activity
 // first.
-func (m Model) sessions() []view.SessionRow {
-	var out []view.SessionRow
+func (m Model) sessions() []view.ProjectSession {
+	var out []view.ProjectSession
 	for _, s := range m.data.Sessions {
-		if contains(m.filter, s.ID, s.Host, s.Phase, sessionState(s), s.TaskTitle) {
+		if contains(m.filter, s.ID, s.Host, s.Phase, sessionState(s.SessionRow), s.TaskTitle, filepath.Base(s.Project)) {
 			out = append(out, s)
 		}
 	}
@@ -52,7 +53,7 @@ func sessionState(s view.SessionRow) string {
 func (m Model) listLines() []string {
 	lines := []string{m.header(), m.status()}
 	rows := m.sessions()
-	lines = append(lines, m.paint("1", "  "+cell("SESSION", 9)+cell("HOST", 9)+cell("PHASE", 15)+cell("STATE", 7)+
+	lines = append(lines, m.paint("1", "  "+m.projectCell("PROJECT")+cell("SESSION", 9)+cell("HOST", 9)+cell("PHASE", 15)+cell("STATE", 7)+
 		cell("LAST", 5)+cell("CALLS", 6)+cell("DENY", 5)+cell("ASK", 4)+cell("TODO", 5)+cell("BG", 3)+"TASK"))
 	if len(rows) == 0 {
 		lines = append(lines, m.paint("2", "  no sessions yet: they appear with the first hook event"))
@@ -94,7 +95,7 @@ func (m Model) listLines() []string {
 }
 
 // sessionRows are the visible window of rows around the selection.
-func (m Model) sessionRows(rows []view.SessionRow, room int) []string {
+func (m Model) sessionRows(rows []view.ProjectSession, room int) []string {
 	sel := 0
 	for i, r := range rows {
 		if r.ID == m.selected {
@@ -114,19 +115,19 @@ func (m Model) sessionRows(rows []view.SessionRow, room int) []string {
 
 // sessionRow is one session's line; the selected one is marked and in
 // reverse video.
-func (m Model) sessionRow(s view.SessionRow, selected bool) string {
+func (m Model) sessionRow(s view.ProjectSession, selected bool) string {
 	task := ""
 	if s.Task != 0 {
 		task = fmt.Sprintf("#%d %s", s.Task, s.TaskTitle)
 	}
 	c := s.Counters
-	line := cell(shortID(s.ID), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s), 7) +
+	line := m.projectCell(s.Project) + cell(shortID(s.ID), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s.SessionRow), 7) +
 		cell(age(m.data.Taken, s.Updated), 5) + cell(fmt.Sprint(c.ToolCalls), 6) + cell(fmt.Sprint(c.Denied), 5) +
 		cell(fmt.Sprint(c.Asked), 4) + cell(fmt.Sprint(s.OpenTodos), 5) + cell(fmt.Sprint(s.Background), 3) + oneLine(task)
 	if selected {
 		return m.paint("7", "▸ "+cell(line, max(10, m.width-2)))
 	}
-	if sessionState(s) != "active" {
+	if !s.Active {
 		return m.paint("2", "  "+line)
 	}
 	return "  " + line
@@ -141,7 +142,7 @@ func (m Model) decisionRow(r audit.Row, cw int) string {
 	if r.Block {
 		verdict = "block"
 	}
-	what := relative(m.data.Root, r.Target)
+	what := relative(m.rootOf(r.Session), r.Target)
 	if what == "" {
 		what = r.Marks
 	}
@@ -153,7 +154,7 @@ func (m Model) decisionRow(r audit.Row, cw int) string {
 	if r.Rule != "" {
 		rule = "  " + m.paint("2", r.Rule)
 	}
-	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), cw) + cell(shortID(r.Session), 9) +
+	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), cw) + m.projectCell(m.rootOf(r.Session)) + cell(shortID(r.Session), 9) +
 		m.paint(verdictColor(verdict), cell(verdict, 6)) + cell(tool, 13) + oneLine(what) + rule
 }
 
@@ -173,4 +174,27 @@ func (m Model) background(session string) []view.BgTask {
 func (m Model) bgRow(t view.BgTask) string {
 	return "  " + cell(t.ID, 12) + cell(shortID(t.Parent), 9) + cell(t.Status, 9) + cell(t.Agent, 14) +
 		cell(t.Runtime, 8) + strings.TrimSpace(oneLine(t.Description))
+}
+
+// projectCell is the project column, shown only when the screen shows
+// more than one project (--all): a project's folder name.
+func (m Model) projectCell(root string) string {
+	if len(m.data.Roots) < 2 {
+		return ""
+	}
+	if root == "PROJECT" {
+		return cell(root, 15)
+	}
+	return cell(filepath.Base(root), 15)
+}
+
+// rootOf is the project of a session ("" when not listed), for its
+// paths and its project column.
+func (m Model) rootOf(session string) string {
+	for _, s := range m.data.Sessions {
+		if s.ID == session {
+			return s.Project
+		}
+	}
+	return ""
 }

@@ -20,11 +20,11 @@ var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 // one of another, three decisions and a background task.
 func fixture() Data {
 	return Data{
-		Root: "/work/proj", Taken: t0,
-		Sessions: []view.SessionRow{
-			{ID: "aaaa1111-2222-3333", Host: "claude", Phase: "implement", Active: true, Updated: t0.Add(-3 * time.Second),
-				Counters: state.Counters{ToolCalls: 12, Denied: 1, Asked: 2}, OpenTodos: 2, Background: 1, Task: 3, TaskTitle: "Fix the parser"},
-			{ID: "bbbb9999-8888", Host: "codex", Phase: "explore", Ended: "exit", Updated: t0.Add(-2 * time.Hour)},
+		Root: "/work/proj", Roots: []string{"/work/proj"}, Taken: t0,
+		Sessions: []view.ProjectSession{
+			{Project: "/work/proj", SessionRow: view.SessionRow{ID: "aaaa1111-2222-3333", Host: "claude", Phase: "implement", Active: true, Updated: t0.Add(-3 * time.Second),
+				Counters: state.Counters{ToolCalls: 12, Denied: 1, Asked: 2}, OpenTodos: 2, Background: 1, Task: 3, TaskTitle: "Fix the parser"}},
+			{Project: "/work/proj", SessionRow: view.SessionRow{ID: "bbbb9999-8888", Host: "codex", Phase: "explore", Ended: "exit", Updated: t0.Add(-2 * time.Hour)}},
 		},
 		Decisions: []audit.Row{
 			{Time: t0.Add(-time.Minute), Session: "bbbb9999-8888", Host: "codex", HostEvent: "PreToolUse", Tool: "shell", Verdict: "allow", Target: "ls -la /work/proj/src"},
@@ -276,7 +276,7 @@ func TestNewEventShown(t *testing.T) {
 	m, l := started(t)
 	m = step(t, m, key("j"))
 	d := fixture()
-	d.Sessions = append([]view.SessionRow{{ID: "cccc0000", Host: "gemini", Active: true, Updated: t0}}, d.Sessions...)
+	d.Sessions = append([]view.ProjectSession{{Project: "/work/proj", SessionRow: view.SessionRow{ID: "cccc0000", Host: "gemini", Active: true, Updated: t0}}}, d.Sessions...)
 	d.Decisions = append(d.Decisions, audit.Row{Time: t0, Session: "cccc0000", Tool: "run_shell_command", Verdict: "ask", Target: "terraform apply"})
 	l.data = d
 	m = step(t, m, changedMsg{})
@@ -328,7 +328,7 @@ func TestSmallTerminal(t *testing.T) {
 }
 
 func TestEmpty(t *testing.T) {
-	l := &loads{data: Data{Root: "/p", Taken: t0}}
+	l := &loads{data: Data{Root: "/p", Roots: []string{"/p"}, Taken: t0}}
 	m := newModel(l.load, false)
 	if !strings.Contains(screen(m), "loading") {
 		t.Errorf("before the first load: %q", screen(m))
@@ -385,5 +385,41 @@ func TestItemKept(t *testing.T) {
 	}()})
 	if got := selectedLine(next.(Model)); !strings.Contains(got, "make test") {
 		t.Errorf("the newest selected does not follow new items: %q", got)
+	}
+}
+
+// TestAllProjects: with more than one project the header counts them,
+// and the sessions and decisions name each one's project.
+func TestAllProjects(t *testing.T) {
+	d := fixture()
+	d.Roots = []string{"/work/proj", "/work/other"}
+	d.Sessions[1].Project = "/work/other"
+	l := &loads{data: d}
+	m := newModel(l.load, false)
+	m.loc = time.UTC
+	m = step(t, m, l.load("")())
+	s := screen(m)
+	for _, want := range []string{"atreides top · 2 projects · 2 sessions", "PROJECT        SESSION", "other          bbbb9999", "proj           aaaa1111",
+		"other          bbbb9999 allow"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, s)
+		}
+	}
+	m = step(t, m, key("/"))
+	for _, k := range "other" {
+		m = step(t, m, key(string(k)))
+	}
+	m = step(t, m, key("enter"))
+	if s := screen(m); strings.Contains(s, "aaaa1111") || !strings.Contains(selectedLine(m), "bbbb9999") {
+		t.Errorf("filtered by a project's name:\n%s", s)
+	}
+	m = step(t, m, key("enter"))
+	if s := screen(m); !strings.Contains(s, "session bbbb9999-8888 · other · codex") {
+		t.Errorf("the session's screen does not name its project:\n%s", s)
+	}
+	// One project: no project column.
+	m, _ = started(t)
+	if strings.Contains(screen(m), "PROJECT") {
+		t.Error("a project column for one project")
 	}
 }

@@ -56,18 +56,23 @@ func (m Model) header() string {
 			active++
 		}
 	}
+	where := filepath.Base(m.data.Root)
+	if len(m.data.Roots) > 1 {
+		where = plural(len(m.data.Roots), "project")
+	}
 	return fmt.Sprintf("%s · %s · %s, %d active · %d background · updated %s",
-		m.paint("1", "atreides top"), filepath.Base(m.data.Root), plural(len(m.data.Sessions), "session"), active,
+		m.paint("1", "atreides top"), where, plural(len(m.data.Sessions), "session"), active,
 		len(m.data.Background), m.data.Taken.In(m.loc).Format("15:04:05"))
 }
 
 // status is the line under the header: the last load's error, which
-// stays until a load succeeds (what is shown is then the last good read).
+// stays until a load succeeds. What is shown is the last good read of
+// each project (--all: the others' are current).
 func (m Model) status() string {
 	if m.err == nil {
 		return ""
 	}
-	return m.paint("31", "error: "+m.err.Error()+" (showing the last good read)")
+	return m.paint("31", "error: "+m.err.Error())
 }
 
 // footer is the keys of the screen, or the filter being typed.

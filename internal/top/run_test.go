@@ -32,7 +32,7 @@ func TestRunNeedsTerminal(t *testing.T) {
 	}
 	defer r.Close()
 	defer w.Close()
-	err = Run(context.Background(), Options{Root: t.TempDir(), In: r, Out: w}, noSource{t}, func(string) audit.Reader {
+	err = Run(context.Background(), Options{Roots: []string{t.TempDir()}, In: r, Out: w}, noSource{t}, func(string) audit.Reader {
 		t.Error("the trail was opened without a terminal")
 		return nil
 	})

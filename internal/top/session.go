@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -9,13 +10,13 @@ import (
 )
 
 // row is the selected session's row; false when it is gone.
-func (m Model) row() (view.SessionRow, bool) {
+func (m Model) row() (view.ProjectSession, bool) {
 	for _, s := range m.data.Sessions {
 		if s.ID == m.selected {
 			return s, true
 		}
 	}
-	return view.SessionRow{}, false
+	return view.ProjectSession{}, false
 }
 
 // items are the session's timeline items the filter lets through,
@@ -44,7 +45,7 @@ func (m Model) sessionLines() []string {
 	}
 	c := s.Counters
 	lines := []string{m.header(), m.status(),
-		fmt.Sprintf("%s %s · %s · phase %s · %s · last event %s ago", m.paint("1", "session"), s.ID, s.Host, s.Phase, sessionState(s), age(m.data.Taken, s.Updated)),
+		fmt.Sprintf("%s %s · %s%s · phase %s · %s · last event %s ago", m.paint("1", "session"), s.ID, m.projectName(s.Project), s.Host, s.Phase, sessionState(s.SessionRow), age(m.data.Taken, s.Updated)),
 		fmt.Sprintf("  started %s · %s · %s · %d denied · %d asked · %d failed · %s · %s (%d running)",
 			clock(m.data.Taken, s.Started, m.loc), plural(c.Prompts, "prompt"), plural(c.ToolCalls, "call"), c.Denied, c.Asked, c.Failed,
 			plural(s.OpenTodos, "open todo"), plural(s.Subagents, "subagent"), s.Running),
@@ -87,9 +88,9 @@ func (m Model) itemLines(room int) []string {
 		out = append(out, m.itemRow(items[i], i == sel, cw))
 	}
 	it := items[sel]
-	out = append(out, "", m.paint("1", "  "+relative(m.data.Root, oneLine(it.Title))))
+	out = append(out, "", m.paint("1", "  "+relative(m.rootOf(m.selected), oneLine(it.Title))))
 	if it.Detail != "" {
-		for _, l := range wrap(relative(m.data.Root, oneLine(it.Detail)), m.width-4, 3) {
+		for _, l := range wrap(relative(m.rootOf(m.selected), oneLine(it.Detail)), m.width-4, 3) {
 			out = append(out, "  "+l)
 		}
 	}
@@ -109,7 +110,7 @@ func (m Model) itemLines(room int) []string {
 // itemRow is one timeline item's line: its title without the tool's
 // name in front (the tool has its column), paths relative to the project.
 func (m Model) itemRow(it view.Item, selected bool, cw int) string {
-	title := relative(m.data.Root, oneLine(strings.TrimPrefix(it.Title, it.Tool+": ")))
+	title := relative(m.rootOf(m.selected), oneLine(strings.TrimPrefix(it.Title, it.Tool+": ")))
 	head := cell(clock(m.data.Taken, it.Time, m.loc), cw) + cell(it.Kind, 15)
 	tail := cell(it.Tool, 13) + title
 	if selected {
@@ -154,8 +155,16 @@ func (m Model) todoLines() []string {
 				break
 			}
 			out = append(out, "  "+m.paint("31", cell(fmt.Sprintf("%d×", st.Count), 4))+cell(st.Tool, 13)+
-				cell(st.Class, 14)+relative(m.data.Root, oneLine(st.Target)))
+				cell(st.Class, 14)+relative(m.rootOf(m.selected), oneLine(st.Target)))
 		}
 	}
 	return out
+}
+
+// projectName is "<project> · " when the screen shows several projects.
+func (m Model) projectName(root string) string {
+	if len(m.data.Roots) < 2 {
+		return ""
+	}
+	return filepath.Base(root) + " · "
 }

@@ -2,7 +2,9 @@ package top
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
@@ -24,13 +26,16 @@ const (
 	maxItems     = 300
 )
 
-// Data is what one screen shows, read from one snapshot.
+// Data is what one screen shows, read from one snapshot of each project.
 type Data struct {
+	// Root is the project top was started in; Roots are those shown, Root
+	// first (more than one with --all).
 	Root  string
+	Roots []string
 	Taken time.Time
-	// Sessions are newest activity first (view.Snapshot.SessionRows).
-	Sessions []view.SessionRow
-	// Decisions are the trail's newest records, oldest first.
+	// Sessions are newest activity first, each with its project.
+	Sessions []view.ProjectSession
+	// Decisions are the trails' newest records, oldest first.
 	Decisions []audit.Row
 	// Background are the tasks not yet ended, oldest first.
 	Background []view.BgTask
@@ -42,42 +47,75 @@ type Data struct {
 	Strikes []view.Strike
 }
 
-// loader reads Data for a project from its source and trail.
+// loader reads Data for projects from their source and trails.
 type loader struct {
 	src   Source
-	root  string
+	roots []string // the first is the project top was started in
 	trail func(root string) audit.Reader
 }
 
-// load reads the project's snapshot, the trail's newest records and, for
-// focus, the session's timeline.
+// load reads each project's snapshot, the trails' newest records and,
+// for focus, the session's timeline. A project other than the first that
+// cannot be read is left out and its error returned with what was read.
 func (l loader) load(ctx context.Context, focus string) (Data, error) {
-	snap, err := l.src.Snapshot(ctx, l.root)
-	if err != nil {
-		return Data{}, fmt.Errorf("read the project's state: %w", err)
+	d := Data{Root: l.roots[0], Roots: l.roots, Focus: focus}
+	var errs []error
+	for i, root := range l.roots {
+		err := l.project(ctx, root, &d)
+		if err != nil && i == 0 {
+			return Data{}, err
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", root, err))
+		}
 	}
-	d := Data{Root: l.root, Taken: snap.Taken, Sessions: snap.SessionRows(), Focus: focus}
+	// Newest activity first across projects; one project's order kept.
+	slices.SortStableFunc(d.Sessions, func(a, b view.ProjectSession) int { return b.Updated.Compare(a.Updated) })
+	slices.SortStableFunc(d.Decisions, func(a, b audit.Row) int { return a.Time.Compare(b.Time) })
+	if len(d.Decisions) > maxDecisions {
+		d.Decisions = d.Decisions[len(d.Decisions)-maxDecisions:]
+	}
+	return d, errors.Join(errs...)
+}
+
+// project adds one project's sessions, background tasks and decisions to
+// d, and the focused session's detail when it is this project's.
+func (l loader) project(ctx context.Context, root string, d *Data) error {
+	snap, err := l.src.Snapshot(ctx, root)
+	if err != nil {
+		return fmt.Errorf("read the project's state: %w", err)
+	}
+	if snap.Taken.After(d.Taken) {
+		d.Taken = snap.Taken
+	}
+	for _, r := range snap.SessionRows() {
+		d.Sessions = append(d.Sessions, view.ProjectSession{SessionRow: r, Project: root})
+	}
 	for _, t := range snap.BackgroundList("").Tasks {
 		if t.Status == background.Queued || t.Status == background.Running {
 			d.Background = append(d.Background, t)
 		}
 	}
-	tr := l.trail(l.root)
-	if d.Decisions, err = recentRows(tr, maxDecisions); err != nil {
-		return d, err
+	tr := l.trail(root)
+	rows, err := recentRows(tr, maxDecisions)
+	if err != nil {
+		return err
 	}
-	if detail, ok := snap.SessionDetail(focus); ok {
-		for _, t := range detail.Todos {
-			if t.Open {
-				d.Todos = append(d.Todos, t)
-			}
-		}
-		d.Strikes = detail.Strikes
-		if d.Items, err = snap.Timeline(tr, focus, view.TimelineFilter{Limit: maxItems}); err != nil {
-			return d, fmt.Errorf("read the session's timeline: %w", err)
+	d.Decisions = append(d.Decisions, rows...)
+	detail, ok := snap.SessionDetail(d.Focus)
+	if !ok {
+		return nil
+	}
+	for _, t := range detail.Todos {
+		if t.Open {
+			d.Todos = append(d.Todos, t)
 		}
 	}
-	return d, nil
+	d.Strikes = detail.Strikes
+	if d.Items, err = snap.Timeline(tr, d.Focus, view.TimelineFilter{Limit: maxItems}); err != nil {
+		return fmt.Errorf("read the session's timeline: %w", err)
+	}
+	return nil
 }
 
 // recentRows are the trail's newest n records in time order, read with

@@ -19,24 +19,28 @@ decisions, newest first, the selected one in full), / filters what the
 screen lists, esc or q goes back (and quits from the sessions), ? shows
 the keys, ctrl+c quits.
 
-It reads the same model as the dashboard (atreides ui) and changes
+--all shows the sessions of every project atreides knows, with a project
+column. It reads the same model as the dashboard (atreides ui) and changes
 nothing. It needs a terminal: for a one-shot view, or from a script, run
 'atreides status' (--json). Runs the atreides-ui program installed next to
 atreides (a separate program, so that hooks do not pay for it).`
 
 func NewTopCmd(io *command.IO) *cobra.Command {
-	return &cobra.Command{
+	var all bool
+	cmd := &cobra.Command{
 		Use:   "top",
 		Short: "show live sessions, their phase, decisions and background tasks in the terminal",
 		Long:  topLong,
 		Args:  command.NoArgs,
-		RunE:  func(*cobra.Command, []string) error { return runTop(io) },
+		RunE:  func(*cobra.Command, []string) error { return runTop(io, all) },
 	}
+	cmd.Flags().BoolVar(&all, "all", false, "show every project atreides knows, not only this one")
+	return cmd
 }
 
 // runTop refuses without a terminal here (exit 2), before looking for
 // the companion, then runs 'atreides-ui top' on this terminal.
-func runTop(io *command.IO) error {
+func runTop(io *command.IO, all bool) error {
 	if !command.Interactive(io) {
 		return command.Usagef("needs a terminal on stdin and stdout; for a one-shot view run 'atreides status' (--json for scripts)")
 	}
@@ -48,5 +52,9 @@ func runTop(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	return command.RunCompanion(io, bin, wd, []string{"top"}, os.Environ())
+	args := []string{"top"}
+	if all {
+		args = append(args, "--all")
+	}
+	return command.RunCompanion(io, bin, wd, args, os.Environ())
 }
