@@ -101,7 +101,7 @@ func (m Model) helpLines() []string {
 		"  k, ↑        previous session / item",
 		"  g, G        first, last",
 		"  pgup, pgdn  a page of items (session view)",
-		"  enter, l    open the session: its recent calls and decisions",
+		"  enter, l    open the session: open todos, strikes, recent calls and decisions",
 		"  esc, q, h   back to the sessions; on the sessions, quit",
 		"  /           filter what the screen lists (enter keeps it, esc clears it)",
 		"  ?           this help",

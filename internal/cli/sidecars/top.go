@@ -14,9 +14,9 @@ host, phase, state, last event, tool calls, denials, asks, open todos,
 background tasks and task; the newest decisions of the audit trail; the
 background tasks still running. It redraws within a second of a hook event.
 
-Keys: j/k or the arrows move, enter opens a session (its recent calls and
-decisions, newest first, the selected one in full), / filters what the
-screen lists, esc or q goes back (and quits from the sessions), ? shows
+Keys: j/k or the arrows move, enter opens a session (its open todos and
+strikes, its recent calls and decisions, newest first, the selected one in
+full), / filters what the screen lists, esc or q goes back (and quits from the sessions), ? shows
 the keys, ctrl+c quits.
 
 --all shows the sessions of every project atreides knows, with a project
