@@ -120,6 +120,7 @@ func commands(args []string) []func(*command.IO) *cobra.Command {
 		inspect.NewTraceCmd,
 		sidecars.NewStoreCmd,
 		sidecars.NewUICmd,
+		sidecars.NewTopCmd,
 		sidecars.NewOtelCmd,
 		sidecars.NewMCPCmd,
 		sidecars.NewDemoCmd,
