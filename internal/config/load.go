@@ -275,8 +275,28 @@ func notExistOr(err error) error {
 // Lazy loads the configuration on first use, at most once; an event that
 // needs no configuration never reads a file. It is safe for concurrent use.
 type Lazy struct {
-	get   func() (*Config, error)
-	stamp func() (string, bool) // of the files, taken once
+	get      func() (*Config, error)
+	stamp    func() (string, bool) // of the files, taken once
+	fallback func() *Config
+}
+
+// Fallback is [Fallback] of the files, built at most once: what to go on
+// with when Get fails, or when another package refuses what it gives.
+func (l *Lazy) Fallback() *Config {
+	if l.fallback == nil {
+		return Builtin()
+	}
+	return l.fallback()
+}
+
+// Usable is Get's configuration, or when the files cannot be read whole,
+// the Fallback with the error that says why.
+func (l *Lazy) Usable() (*Config, error) {
+	c, err := l.get()
+	if err != nil {
+		return l.Fallback(), err
+	}
+	return c, nil
 }
 
 // Get loads the configuration the first time and returns the same result,

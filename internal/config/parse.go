@@ -116,7 +116,15 @@ func (w *walker) src(n *yaml.Node) Source {
 // recording why it is invalid. key is the printable path; tag is the
 // struct field's tag (for min/max); at is where a list or mapping counts
 // as being set (its key, so that Pos points at "guard:" rather than the
-// first line under it). Recursion is bounded by the depth of the schema,
+// first line under it).
+//
+// An invalid value is reported and left out, and what holds it keeps
+// the rest: the tree of a file with errors is its readable part, which
+// 'config validate' checks for meaning in the same pass and the fallback
+// (fallback.go) applies where it tightens. Load refuses such a file
+// whole. Only a mapping whose own check fails (a rule without a verdict)
+// or a list item with an invalid part is left out whole: its parts mean
+// nothing apart. Recursion is bounded by the depth of the schema,
 // which is what makes self-referencing aliases harmless.
 func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.StructTag, at *yaml.Node, inList bool) *value {
 	n = resolve(n)
@@ -132,20 +140,14 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 			return nil
 		}
 		v := &value{kind: kindMapping, free: true, src: w.src(at), fields: map[string]*value{}}
-		ok := true
 		w.pairs(n, key, func(k string, kn, vn *yaml.Node) {
 			ck := joinKey(key, k)
-			c := w.walk(vn, t.Elem(), ck, "", kn, false)
-			if c == nil {
-				ok = false
-				return
+			// An invalid entry is left out of the partial tree (see walk).
+			if c := w.walk(vn, t.Elem(), ck, "", kn, false); c != nil {
+				v.keys = append(v.keys, k)
+				v.fields[k] = c
 			}
-			v.keys = append(v.keys, k)
-			v.fields[k] = c
 		})
-		if !ok {
-			return nil
-		}
 		return v
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
@@ -153,7 +155,6 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 			return nil
 		}
 		v := &value{kind: kindList, src: w.src(at), items: make([]*value, 0, len(n.Content))}
-		ok := true
 		for i, in := range n.Content {
 			ik := joinIndex(key, i)
 			c := w.walk(in, t.Elem(), ik, "", in, true)
@@ -161,14 +162,9 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 				w.fail(resolve(in), ik, "expected "+expect(t.Elem())+", got null")
 				c = nil
 			}
-			if c == nil {
-				ok = false
-				continue
+			if c != nil {
+				v.items = append(v.items, c)
 			}
-			v.items = append(v.items, c)
-		}
-		if !ok {
-			return nil
 		}
 		return v
 	}
@@ -182,7 +178,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 	}
 	v := &value{kind: kindMapping, src: w.src(at), fields: map[string]*value{}}
 	m := mappingCheck{w: w, v: v, key: key, node: n, present: map[string]*yaml.Node{}}
-	ok := true
+	whole := true
 	w.pairs(n, key, func(k string, kn, vn *yaml.Node) {
 		ck := joinKey(key, k)
 		f, found := fieldByName(t, k)
@@ -196,7 +192,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		}
 		c := w.walk(vn, f.Type, ck, f.Tag, kn, false)
 		if c == nil {
-			ok = false
+			whole = false
 			m.present[k] = vn
 			return
 		}
@@ -212,9 +208,13 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 	if reflect.PointerTo(t).Implements(mappingCheckerType) {
 		before := len(w.errs)
 		reflect.New(t).Interface().(mappingChecker).checkMapping(&m)
-		ok = ok && len(w.errs) == before
+		if len(w.errs) != before {
+			return nil
+		}
 	}
-	if !ok {
+	if inList && !whole {
+		// A list item (a rule, a check) is one thing: a rule without
+		// its tool would apply to every tool.
 		return nil
 	}
 	// Schema order, not file order, so that merged trees and Show read

@@ -56,6 +56,8 @@ type Config struct {
 	root *value
 	// builtin marks [Builtin]'s configuration, whose tree is the defaults'.
 	builtin bool
+	// fallback marks a [Fallback] configuration.
+	fallback bool
 	// notes are the retired keys the files still set (see retiredKeys).
 	notes []FieldError
 	// trust is what the project file's trust did (trust.go).
