@@ -351,21 +351,30 @@ func fieldByName(t reflect.Type, name string) (reflect.StructField, bool) {
 // unknownKey suggests the nearest known key for a likely typo, else lists them all.
 func unknownKey(t reflect.Type, k string) string {
 	var names []string
-	best, bestDist := "", 3
 	for i := range t.NumField() {
-		name := yamlName(t.Field(i))
-		if name == "" {
-			continue
-		}
-		names = append(names, name)
-		if d := distance(k, name); d < bestDist {
-			best, bestDist = name, d
+		if name := yamlName(t.Field(i)); name != "" {
+			names = append(names, name)
 		}
 	}
-	if best != "" {
+	if best, ok := Nearest(k, names); ok {
 		return fmt.Sprintf("unknown key (did you mean %q?)", best)
 	}
 	return "unknown key (known: " + strings.Join(names, ", ") + ")"
+}
+
+// Nearest is the name of known nearest to s (Levenshtein distance) when
+// it is near enough to be a typo of it: at most two edits, or a quarter
+// of s's length for long names such as rule ids. It gives the
+// did-you-mean of every unknown name in a configuration: keys here, and
+// rule ids, groups and switches in package policy.
+func Nearest(s string, known []string) (string, bool) {
+	best, bestDist := "", max(3, len(s)/4+1)
+	for _, k := range known {
+		if d := distance(s, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best, best != ""
 }
 
 // distance is the Levenshtein distance, for typo suggestions on short keys.
