@@ -10,6 +10,7 @@ import (
 type configShowOptions struct {
 	asJSON   bool
 	defaults bool
+	changed  bool
 }
 
 func newConfigShowCmd(io *command.IO) *cobra.Command {
@@ -19,13 +20,17 @@ func newConfigShowCmd(io *command.IO) *cobra.Command {
 		Short: "the merged configuration, with the source of every value",
 		Long: `The merged configuration of this project: built-in defaults, then
 ~/.config/atreides/config.yaml, then .atreides/config.yaml, with the
-source of every value. --defaults prints the documented defaults.`,
+source of every value. --changed prints only the settings whose value
+differs from the built-in default; --defaults prints the documented
+defaults.`,
 		Args: command.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print JSON: every setting with its value and source")
 	f.BoolVar(&o.defaults, "defaults", false, "print the built-in defaults, with their documentation")
+	f.BoolVar(&o.changed, "changed", false, "print only the settings that differ from the defaults, with their source")
+	cmd.MarkFlagsMutuallyExclusive("defaults", "changed")
 	return cmd
 }
 
@@ -43,6 +48,15 @@ func (o *configShowOptions) run(io *command.IO) error {
 	format := "yaml"
 	if o.asJSON {
 		format = "json"
+	}
+	if o.changed {
+		var none bool
+		if cfg, none = cfg.Changed(); none && !o.asJSON {
+			// A comment alone is an empty YAML document: stdout stays a
+			// configuration.
+			_, err := io.Out.Write([]byte("# no setting differs from the built-in defaults\n"))
+			return err
+		}
 	}
 	return cfg.Show(io.Out, format)
 }
