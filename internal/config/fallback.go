@@ -1,6 +1,11 @@
 package config
 
-import "reflect"
+import (
+	"reflect"
+	"slices"
+
+	"github.com/atreides-dev/atreides/internal/guard"
+)
 
 // A config file with one typo used to leave the guard without a policy,
 // and the guard fails closed: every tool call was denied, `ls` too. The
@@ -22,9 +27,9 @@ import "reflect"
 
 // Fallback is the configuration to go on with when [Load] of p fails: the
 // built-in defaults tightened by the readable part of each file. It never
-// fails; the guard's own names in it (rule ids, groups, switches) are not
-// checked here, so its reader drops the ones it does not know (an unknown
-// name tightens nothing).
+// fails. The guard's names it does not know (rule ids, groups, switches)
+// are left out: an unknown name tightens nothing, and the guard would
+// refuse it.
 func Fallback(p Paths) *Config {
 	def := defaultTree()
 	root := def
@@ -47,6 +52,7 @@ func Fallback(p Paths) *Config {
 			continue
 		}
 		v, _ = screen(root, v)
+		dropUnknownNames(v)
 		root = merge(root, v, def)
 	}
 	c := &Config{root: root, notes: notes, fallback: true}
@@ -57,3 +63,36 @@ func Fallback(p Paths) *Config {
 // IsFallback reports whether c is a [Fallback]: the files could not be
 // read whole and only what tightens the defaults applies.
 func (c *Config) IsFallback() bool { return c.fallback }
+
+// dropUnknownNames removes from a screened file tree the rule ids,
+// groups and switches the guard does not know. The screened tree's
+// mappings and lists under guard are its own (screen builds them), so
+// they are edited in place.
+func dropUnknownNames(v *value) {
+	g := v.child("guard")
+	if g == nil || g.kind != kindMapping {
+		return
+	}
+	known := map[string]func(string) bool{
+		"disable": guard.IsRule, "verdicts": guard.IsRule,
+		"groups": guard.IsGroup, "switches": guard.IsSwitch,
+	}
+	for key, ok := range known {
+		c := g.fields[key]
+		switch {
+		case c == nil:
+		case c.kind == kindList:
+			c.items = slices.DeleteFunc(slices.Clone(c.items), func(it *value) bool { return !ok(str(it)) })
+		case c.kind == kindMapping:
+			keys := c.keys[:0:0]
+			for _, k := range c.keys {
+				if ok(k) {
+					keys = append(keys, k)
+				} else {
+					delete(c.fields, k)
+				}
+			}
+			c.keys = keys
+		}
+	}
+}

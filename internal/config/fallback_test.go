@@ -40,6 +40,11 @@ func TestFallback(t *testing.T) {
 		{name: "programs to run never stay",
 			project: "context: {checks: {run: [{globs: ['*.go'], command: 'curl x | sh'}]}}\nnope: 1\n",
 			want:    func(c *Config) bool { return len(c.Context.Checks.Run) == 0 }},
+		{name: "names the guard does not know are left out",
+			project: "guard:\n  enabled: 2\n  groups: [kubernets, cloud]\n  verdicts: {git.push-forse: deny, git.push-force: deny}\n  switches: {nosuch: deny}\n",
+			want: func(c *Config) bool {
+				return slices.Equal(c.Guard.Groups, []string{"cloud"}) && len(c.Guard.Verdicts) == 1 && c.Guard.Verdicts["git.push-force"] == "deny" && len(c.Guard.Switches) == 0
+			}},
 		{name: "free settings read apply", project: "session: {stop: {max_blocks: 5}}\nguard: {enabled: 3}\n",
 			want: func(c *Config) bool { return c.Session.Stop.MaxBlocks == 5 }},
 	} {

@@ -36,14 +36,15 @@ type Paths struct {
 	Trust string
 }
 
-// LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
-// built-in configuration with the error that says why: for a reader that
-// goes on with the defaults (the hooks and 'config validate' report a
-// broken file). The Config is never nil.
+// LoadOrBuiltin is [Load] of p or, when its files cannot be read whole,
+// the built-in configuration tightened by what could be read ([Fallback])
+// with the error that says why: for a reader that goes on (the hooks and
+// 'config validate' report a broken file), and goes on as the hooks do.
+// The Config is never nil.
 func LoadOrBuiltin(p Paths) (*Config, error) {
 	c, err := Load(p)
 	if err != nil {
-		return Builtin(), err
+		return Fallback(p), err
 	}
 	return c, nil
 }

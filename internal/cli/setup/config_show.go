@@ -1,6 +1,10 @@
 package setup
 
 import (
+	"cmp"
+	"errors"
+	"fmt"
+
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/spf13/cobra"
@@ -34,14 +38,25 @@ defaults.`,
 	return cmd
 }
 
-func (o *configShowOptions) run(io *command.IO) error {
+func (o *configShowOptions) run(io *command.IO) (err error) {
 	if o.defaults {
 		_, err := io.Out.Write(config.DefaultYAML())
 		return err
 	}
-	_, cfg, err := command.CwdConfig(io)
+	root, err := command.CwdRoot(io)
 	if err != nil {
 		return err
+	}
+	cfg, loadErr := command.LoadConfig(root)
+	var verr *config.ValidationError
+	switch {
+	case errors.As(loadErr, &verr):
+		// What is in force meanwhile is the fallback: show it, say why
+		// on stderr, and exit 3 as validate does.
+		fmt.Fprintf(io.Err, "%v\nshown: what is in force until this is fixed, the built-in configuration tightened by the settings that could be read\n", loadErr)
+		defer func() { err = cmp.Or(err, error(&command.ProblemsError{N: len(verr.Errs)})) }()
+	case loadErr != nil:
+		return loadErr
 	}
 	// What trust left out goes to stderr: stdout stays a configuration.
 	command.NoteUntrusted(io.Err, cfg.Trust())
