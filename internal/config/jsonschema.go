@@ -73,6 +73,9 @@ func (g schemaGen) of(t reflect.Type, tag reflect.StructTag, path string, item b
 			}
 		}
 		s["properties"] = props
+		if r, ok := reflect.Zero(t).Interface().(requirer); ok {
+			r.require(s)
+		}
 	case reflect.Map:
 		typ("object")
 		s["additionalProperties"] = g.of(t.Elem(), "", joinPath(path, "*"), false)
@@ -121,6 +124,22 @@ func (schemaGen) text(s map[string]any, t reflect.Type, item bool) {
 	}
 	s["type"] = names
 }
+
+// requirer is a struct type whose mapping check (checkMapping) has
+// rules a schema can say too: the keys it needs.
+type requirer interface{ require(schema map[string]any) }
+
+// require: a rule needs a verdict, and a command or a path, not both.
+func (Rule) require(s map[string]any) {
+	s["required"] = []string{"verdict"}
+	s["oneOf"] = []any{
+		map[string]any{"required": []string{"command"}},
+		map[string]any{"required": []string{"path"}},
+	}
+}
+
+// require: a check needs its globs and its command.
+func (Check) require(s map[string]any) { s["required"] = []string{"globs", "command"} }
 
 func joinPath(path, k string) string {
 	if path == "" {

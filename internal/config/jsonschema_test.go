@@ -103,6 +103,10 @@ func TestSchemaAccepts(t *testing.T) {
 		"audit: {max_mib: 0}\n",
 		"rules: [~]\n",
 		"rules:\n  - {verdict: perhaps, command: ls}\n",
+		"rules:\n  - {command: ls}\n",
+		"rules:\n  - {verdict: deny, command: ls, path: x}\n",
+		"rules:\n  - {verdict: deny}\n",
+		"context: {checks: {run: [{globs: ['*.go']}]}}\n",
 	} {
 		if err := s.Validate(yamlInstance(t, []byte(bad))); err == nil {
 			t.Errorf("%q validates; the loader refuses it", bad)
