@@ -54,19 +54,15 @@ func untrustedNote(t config.Trust) string {
 	return fmt.Sprintf("the project config .atreides/config.yaml is not trusted, so its settings that loosen the guard or run programs are ignored (%s); the user can review and trust it with `atreides trust`", named)
 }
 
-// configProblems reports a configuration the guard cannot be built from
-// as written: the guard then goes on with the fallback policy (the
-// built-in one tightened by what could be read, package policy), so the
-// user and the agent learn it once, here at session start, in one line;
-// every problem with its file:line goes to the log, and `atreides config
-// validate` lists them. Retired keys the files still set are reported
-// too: they are skipped, and the user can clean them up.
-func (s *Settings) configProblems(c *engine.Call) []string {
+// configProblems reports the retired keys the files still set: they are
+// skipped, and the user can clean them up. A configuration the guard
+// cannot be built from as written is configNote's to tell.
+func (s *Settings) configProblems(*engine.Call) []string {
 	if s.builtin() {
 		return nil
 	}
 	if _, err := s.policy(); err != nil {
-		return []string{s.brokenConfig(c, err)}
+		return nil // configNote tells it (confignote.go)
 	}
 	cfg, err := s.cfg.Get()
 	if err != nil {
@@ -93,13 +89,21 @@ func (s *Settings) brokenConfig(c *engine.Call, err error) string {
 	for _, p := range problems {
 		c.Env.Logf("configuration: %s", p)
 	}
-	first := strings.Join(strings.Fields(shortPath(problems[0], s.root)), " ")
+	first := s.oneLine(problems[0])
 	n := ""
 	if len(problems) > 1 {
 		n = fmt.Sprintf(" (and %d more)", len(problems)-1)
 	}
 	return "the configuration has a problem: " + first + n +
 		"; until it is fixed the guard uses its built-in policy, tightened by the settings that could be read (`atreides config validate` lists every problem)"
+}
+
+// firstProblem is err's first problem as one short line.
+func (s *Settings) firstProblem(err error) string { return s.oneLine(configErrors(err)[0]) }
+
+// oneLine is a problem on one line, with short paths.
+func (s *Settings) oneLine(msg string) string {
+	return strings.Join(strings.Fields(shortPath(msg, s.root)), " ")
 }
 
 // shortPath writes the project's files relative to its root and the

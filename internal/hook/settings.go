@@ -203,6 +203,7 @@ func handlers(s *Settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy, all.Guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
+	hs = append(hs, configNote(s))
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
@@ -223,13 +224,13 @@ func handlers(s *Settings) []engine.Handler {
 // presetOf is the lowest preset that runs the handler named name. The
 // guard, governance (which keeps its own switch, governance.enabled), the
 // plan approval gate (the user's own tasks.plans.require_approval), the
-// health check and the record keepers (the session record, the errors
-// drained to the task board) run in every preset: they block, or say
-// nothing. standard adds what keeps a long session on track. Everything
+// health check, the note on a broken configuration and the record
+// keepers (the session record, the errors drained to the task board) run
+// in every preset: they block, or say nothing unless something is wrong. standard adds what keeps a long session on track. Everything
 // else, and any handler added later until it is placed here, is full's.
 func presetOf(name string) config.Preset {
 	switch name {
-	case "guard", "governance", "plan-approval", "health", "record", "errors":
+	case "guard", "governance", "plan-approval", "health", "config-note", "record", "errors":
 		return config.PresetGuard
 	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-anchors", "monitor", "rule-files", "outputs":
 		return config.PresetStandard
