@@ -55,7 +55,8 @@ type cached struct {
 // "" disables the cache.
 func NewCachedLazy(p Paths, root string, exe func() string, valid func(*Config) bool) *Lazy {
 	stamp := sync.OnceValues(p.Stamp)
-	return &Lazy{stamp: stamp, get: sync.OnceValues(func() (*Config, error) {
+	fallback := sync.OnceValue(func() *Config { return Fallback(p) })
+	return &Lazy{stamp: stamp, fallback: fallback, get: sync.OnceValues(func() (*Config, error) {
 		key, ok := cacheKey(stamp, exe)
 		if !ok || root == "" {
 			return Load(p)

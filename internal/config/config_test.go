@@ -628,7 +628,8 @@ func TestLazy(t *testing.T) {
 }
 
 // TestLoadOrBuiltin: a file that cannot be read gives the built-in
-// configuration and the error; a good one gives itself.
+// configuration (tightened by nothing: the file has no readable part)
+// and the error; a good one gives itself.
 func TestLoadOrBuiltin(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.yaml")
@@ -640,7 +641,7 @@ func TestLoadOrBuiltin(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, err := LoadOrBuiltin(Paths{Project: bad})
-	if err == nil || c == nil || c.Audit.MaxMiB != builtin.Audit.MaxMiB {
+	if err == nil || c == nil || c.Audit.MaxMiB != builtin.Audit.MaxMiB || !c.IsFallback() {
 		t.Errorf("a broken file gave %v, %v; want the built-in configuration and an error", c, err)
 	}
 	c, err = LoadOrBuiltin(Paths{User: good})

@@ -13,8 +13,13 @@
 //
 // Loading is all-or-nothing: a file with any unknown key, wrong type or bad
 // value yields a [*ValidationError] listing every problem in that file with
-// file, line and column. Use [Lazy] in hook handlers so that events which
-// need no configuration never read or parse YAML.
+// file, line and column. What to go on with then is [Fallback]: the
+// defaults tightened by the readable part of each file, never weaker than
+// the defaults (fallback.go). Use [Lazy] in hook handlers so that events
+// which need no configuration never read or parse YAML.
+//
+// [Schema] is the JSON Schema of a config file, generated from the same
+// types (docs/config.schema.json).
 //
 // A config file must be a regular file of at most 1 MiB; a FIFO or device
 // in its place is refused at once instead of hanging the hook. The project

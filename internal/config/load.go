@@ -36,14 +36,15 @@ type Paths struct {
 	Trust string
 }
 
-// LoadOrBuiltin is [Load] of p or, when its files cannot be read, the
-// built-in configuration with the error that says why: for a reader that
-// goes on with the defaults (the hooks and 'config validate' report a
-// broken file). The Config is never nil.
+// LoadOrBuiltin is [Load] of p or, when its files cannot be read whole,
+// the built-in configuration tightened by what could be read ([Fallback])
+// with the error that says why: for a reader that goes on (the hooks and
+// 'config validate' report a broken file), and goes on as the hooks do.
+// The Config is never nil.
 func LoadOrBuiltin(p Paths) (*Config, error) {
 	c, err := Load(p)
 	if err != nil {
-		return Builtin(), err
+		return Fallback(p), err
 	}
 	return c, nil
 }
@@ -275,8 +276,28 @@ func notExistOr(err error) error {
 // Lazy loads the configuration on first use, at most once; an event that
 // needs no configuration never reads a file. It is safe for concurrent use.
 type Lazy struct {
-	get   func() (*Config, error)
-	stamp func() (string, bool) // of the files, taken once
+	get      func() (*Config, error)
+	stamp    func() (string, bool) // of the files, taken once
+	fallback func() *Config
+}
+
+// Fallback is [Fallback] of the files, built at most once: what to go on
+// with when Get fails, or when another package refuses what it gives.
+func (l *Lazy) Fallback() *Config {
+	if l.fallback == nil {
+		return Builtin()
+	}
+	return l.fallback()
+}
+
+// Usable is Get's configuration, or when the files cannot be read whole,
+// the Fallback with the error that says why.
+func (l *Lazy) Usable() (*Config, error) {
+	c, err := l.get()
+	if err != nil {
+		return l.Fallback(), err
+	}
+	return c, nil
 }
 
 // Get loads the configuration the first time and returns the same result,

@@ -116,7 +116,15 @@ func (w *walker) src(n *yaml.Node) Source {
 // recording why it is invalid. key is the printable path; tag is the
 // struct field's tag (for min/max); at is where a list or mapping counts
 // as being set (its key, so that Pos points at "guard:" rather than the
-// first line under it). Recursion is bounded by the depth of the schema,
+// first line under it).
+//
+// An invalid value is reported and left out, and what holds it keeps
+// the rest: the tree of a file with errors is its readable part, which
+// 'config validate' checks for meaning in the same pass and the fallback
+// (fallback.go) applies where it tightens. Load refuses such a file
+// whole. Only a mapping whose own check fails (a rule without a verdict)
+// or a list item with an invalid part is left out whole: its parts mean
+// nothing apart. Recursion is bounded by the depth of the schema,
 // which is what makes self-referencing aliases harmless.
 func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.StructTag, at *yaml.Node, inList bool) *value {
 	n = resolve(n)
@@ -132,20 +140,14 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 			return nil
 		}
 		v := &value{kind: kindMapping, free: true, src: w.src(at), fields: map[string]*value{}}
-		ok := true
 		w.pairs(n, key, func(k string, kn, vn *yaml.Node) {
 			ck := joinKey(key, k)
-			c := w.walk(vn, t.Elem(), ck, "", kn, false)
-			if c == nil {
-				ok = false
-				return
+			// An invalid entry is left out of the partial tree (see walk).
+			if c := w.walk(vn, t.Elem(), ck, "", kn, false); c != nil {
+				v.keys = append(v.keys, k)
+				v.fields[k] = c
 			}
-			v.keys = append(v.keys, k)
-			v.fields[k] = c
 		})
-		if !ok {
-			return nil
-		}
 		return v
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
@@ -153,7 +155,6 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 			return nil
 		}
 		v := &value{kind: kindList, src: w.src(at), items: make([]*value, 0, len(n.Content))}
-		ok := true
 		for i, in := range n.Content {
 			ik := joinIndex(key, i)
 			c := w.walk(in, t.Elem(), ik, "", in, true)
@@ -161,14 +162,9 @@ func (w *walker) walk(n *yaml.Node, t reflect.Type, key string, tag reflect.Stru
 				w.fail(resolve(in), ik, "expected "+expect(t.Elem())+", got null")
 				c = nil
 			}
-			if c == nil {
-				ok = false
-				continue
+			if c != nil {
+				v.items = append(v.items, c)
 			}
-			v.items = append(v.items, c)
-		}
-		if !ok {
-			return nil
 		}
 		return v
 	}
@@ -182,7 +178,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 	}
 	v := &value{kind: kindMapping, src: w.src(at), fields: map[string]*value{}}
 	m := mappingCheck{w: w, v: v, key: key, node: n, present: map[string]*yaml.Node{}}
-	ok := true
+	whole := true
 	w.pairs(n, key, func(k string, kn, vn *yaml.Node) {
 		ck := joinKey(key, k)
 		f, found := fieldByName(t, k)
@@ -196,7 +192,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		}
 		c := w.walk(vn, f.Type, ck, f.Tag, kn, false)
 		if c == nil {
-			ok = false
+			whole = false
 			m.present[k] = vn
 			return
 		}
@@ -212,9 +208,13 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 	if reflect.PointerTo(t).Implements(mappingCheckerType) {
 		before := len(w.errs)
 		reflect.New(t).Interface().(mappingChecker).checkMapping(&m)
-		ok = ok && len(w.errs) == before
+		if len(w.errs) != before {
+			return nil
+		}
 	}
-	if !ok {
+	if inList && !whole {
+		// A list item (a rule, a check) is one thing: a rule without
+		// its tool would apply to every tool.
 		return nil
 	}
 	// Schema order, not file order, so that merged trees and Show read
@@ -351,21 +351,30 @@ func fieldByName(t reflect.Type, name string) (reflect.StructField, bool) {
 // unknownKey suggests the nearest known key for a likely typo, else lists them all.
 func unknownKey(t reflect.Type, k string) string {
 	var names []string
-	best, bestDist := "", 3
 	for i := range t.NumField() {
-		name := yamlName(t.Field(i))
-		if name == "" {
-			continue
-		}
-		names = append(names, name)
-		if d := distance(k, name); d < bestDist {
-			best, bestDist = name, d
+		if name := yamlName(t.Field(i)); name != "" {
+			names = append(names, name)
 		}
 	}
-	if best != "" {
+	if best, ok := Nearest(k, names); ok {
 		return fmt.Sprintf("unknown key (did you mean %q?)", best)
 	}
 	return "unknown key (known: " + strings.Join(names, ", ") + ")"
+}
+
+// Nearest is the name of known nearest to s (Levenshtein distance) when
+// it is near enough to be a typo of it: at most two edits, or a quarter
+// of s's length for long names such as rule ids. It gives the
+// did-you-mean of every unknown name in a configuration: keys here, and
+// rule ids, groups and switches in package policy.
+func Nearest(s string, known []string) (string, bool) {
+	best, bestDist := "", max(3, len(s)/4+1)
+	for _, k := range known {
+		if d := distance(s, k); d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best, best != ""
 }
 
 // distance is the Levenshtein distance, for typo suggestions on short keys.

@@ -56,6 +56,8 @@ type Config struct {
 	root *value
 	// builtin marks [Builtin]'s configuration, whose tree is the defaults'.
 	builtin bool
+	// fallback marks a [Fallback] configuration.
+	fallback bool
 	// notes are the retired keys the files still set (see retiredKeys).
 	notes []FieldError
 	// trust is what the project file's trust did (trust.go).
@@ -86,9 +88,11 @@ const (
 // Presets are the presets, from the least to the most.
 func Presets() []Preset { return []Preset{PresetGuard, PresetStandard, PresetFull} }
 
-func (Preset) checkText(s string) string {
-	return oneOf(s, string(PresetGuard), string(PresetStandard), string(PresetFull))
+func (Preset) values() []string {
+	return []string{string(PresetGuard), string(PresetStandard), string(PresetFull)}
 }
+
+func (v Preset) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // level orders the presets. A value the schema does not know (a zero
 // Config) is full, today's behaviour, as the defaults say.
@@ -152,7 +156,9 @@ type Store struct {
 // StoreBackend names a store back end.
 type StoreBackend string
 
-func (StoreBackend) checkText(s string) string { return oneOf(s, "bbolt", "postgres") }
+func (StoreBackend) values() []string { return []string{"bbolt", "postgres"} }
+
+func (v StoreBackend) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Otel configures the span spool the hooks append to and the OTLP
 // exporter that ships it (packages spans and otlpexport).
@@ -294,21 +300,25 @@ type Agent struct {
 // AgentRole is what an agent is for; "" is other.
 type AgentRole string
 
-func (AgentRole) checkText(s string) string {
-	return oneOf(s, "orchestrator", "oracle", "explore", "librarian", "build", "plan", "other")
+func (AgentRole) values() []string {
+	return []string{"orchestrator", "oracle", "explore", "librarian", "build", "plan", "other"}
 }
+
+func (v AgentRole) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // AgentMode is primary (a lead agent) or subagent; "" is subagent.
 type AgentMode string
 
-func (AgentMode) checkText(s string) string { return oneOf(s, "primary", "subagent") }
+func (AgentMode) values() []string { return []string{"primary", "subagent"} }
+
+func (v AgentMode) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // AgentTools is an agent's tool permission; "" is read-only.
 type AgentTools string
 
-func (AgentTools) checkText(s string) string {
-	return oneOf(s, "read-only", "read-web", "plans-only", "full")
-}
+func (AgentTools) values() []string { return []string{"read-only", "read-web", "plans-only", "full"} }
+
+func (v AgentTools) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Hooks is what 'atreides install' writes for hook processes (read by
 // install only: the hook takes its timeout from its command line).
@@ -392,7 +402,9 @@ type Context struct {
 // ReadBeforeWrite is the read-before-write mode: off, note or block.
 type ReadBeforeWrite string
 
-func (ReadBeforeWrite) checkText(s string) string { return oneOf(s, "off", "note", "block") }
+func (ReadBeforeWrite) values() []string { return []string{"off", "note", "block"} }
+
+func (v ReadBeforeWrite) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Checks are the commands run after an edit (package editcheck).
 type Checks struct {
@@ -455,9 +467,9 @@ func (Keyword) checkText(s string) string {
 // ContextPriority is a context entry's priority; "" is normal.
 type ContextPriority string
 
-func (ContextPriority) checkText(s string) string {
-	return oneOf(s, "critical", "high", "normal", "low")
-}
+func (ContextPriority) values() []string { return []string{"critical", "high", "normal", "low"} }
+
+func (v ContextPriority) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // ContextWork configures what the phase tracker does with the kind of
 // work a prompt asks for, and the nudge to verify before stopping.
@@ -490,7 +502,9 @@ const (
 	Deny  Verdict = "deny"
 )
 
-func (Verdict) checkText(s string) string { return oneOf(s, "allow", "ask", "deny") }
+func (Verdict) values() []string { return []string{"allow", "ask", "deny"} }
+
+func (v Verdict) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Tool is a normalized tool name, or AnyTool.
 type Tool string
@@ -498,9 +512,11 @@ type Tool string
 // AnyTool matches every tool; it is a rule's default.
 const AnyTool Tool = "*"
 
-func (Tool) checkText(s string) string {
-	return oneOf(s, "shell", "read", "write", "edit", "search", "fetch", "delegate", "*")
+func (Tool) values() []string {
+	return []string{"shell", "read", "write", "edit", "search", "fetch", "delegate", "*"}
 }
+
+func (v Tool) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Glob is a doublestar pattern matched against slash-separated paths.
 type Glob string
@@ -546,6 +562,10 @@ func (Rule) checkMapping(m *mappingCheck) {
 		m.setDefault("tool", string(AnyTool))
 	}
 }
+
+// enumerated is a text type with a fixed set of values: checkText
+// refuses the others, and the JSON Schema lists them (jsonschema.go).
+type enumerated interface{ values() []string }
 
 func oneOf(s string, allowed ...string) string {
 	if slices.Contains(allowed, s) {
@@ -643,7 +663,9 @@ type BackgroundConcurrency struct {
 // BackgroundKey is what background tasks queue by.
 type BackgroundKey string
 
-func (BackgroundKey) checkText(s string) string { return oneOf(s, "agent", "provider") }
+func (BackgroundKey) values() []string { return []string{"agent", "provider"} }
+
+func (v BackgroundKey) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // Tasks configures the task system (package tasks).
 type Tasks struct {

@@ -161,3 +161,47 @@ func walkLeaves(v *value, key string, f func(key string, v *value)) {
 		f(key, v)
 	}
 }
+
+// Changed is c with only the settings whose value differs from the
+// built-in default, each with its source, for `config show --changed`:
+// a value a file sets to the default is no change. A list that differs
+// is kept whole (lists replace each other whole); a mapping keeps the
+// keys that differ. Empty reports whether nothing differs.
+func (c *Config) Changed() (changed *Config, empty bool) {
+	out := &Config{root: prune(c.tree(), defaultTree())}
+	if out.root == nil {
+		out.root = &value{kind: kindMapping, fields: map[string]*value{}}
+		return out, true
+	}
+	return out, false
+}
+
+// prune is v less what equals def, the defaults at the same place; nil
+// when nothing is left.
+func prune(v, def *value) *value {
+	switch {
+	case def == nil || v.kind != def.kind:
+		return v
+	case v.kind == kindMapping:
+		out := &value{kind: kindMapping, free: v.free, src: v.src, fields: map[string]*value{}}
+		for _, k := range v.keys {
+			if p := prune(v.fields[k], def.child(k)); p != nil {
+				out.keys = append(out.keys, k)
+				out.fields[k] = p
+			}
+		}
+		if len(out.keys) == 0 {
+			return nil
+		}
+		return out
+	case v.kind == kindList:
+		if len(v.items) == len(def.items) && sameValue(v, def) {
+			return nil
+		}
+		return v
+	}
+	if v.scalar == def.scalar {
+		return nil
+	}
+	return v
+}

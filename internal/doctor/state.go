@@ -28,7 +28,7 @@ func stateChecks(root string) []Check {
 		}
 		out = append(out, c)
 	} else if _, err := os.Stat(st.Path()); errors.Is(err, os.ErrNotExist) {
-		return []Check{{"state store", "ok", st.Path() + ": not created yet (the first hook creates it)"}}
+		return []Check{{Name: "state store", Status: "ok", Detail: st.Path() + ": not created yet (the first hook creates it)"}}
 	}
 	sessions := 0
 	var (
@@ -48,9 +48,9 @@ func stateChecks(root string) []Check {
 	})
 	switch {
 	case err != nil:
-		return []Check{{"state store", "problem", fmt.Sprintf("%s: %v", st.Path(), err)}}
+		return []Check{{Name: "state store", Status: "problem", Detail: fmt.Sprintf("%s: %v", st.Path(), err)}}
 	case recovered != "":
-		return []Check{{"state store", "problem", recovered}}
+		return []Check{{Name: "state store", Status: "problem", Detail: recovered}}
 	}
 	detail := fmt.Sprintf("%s: readable, %d session(s)", st.Path(), sessions)
 	for _, d := range damaged {
@@ -60,10 +60,31 @@ func stateChecks(root string) []Check {
 		}
 		detail += fmt.Sprintf("; %s unreadable (%v), %s", d.Key, d.Err, fate)
 	}
-	out = append(out, Check{"state store", "ok", detail})
+	out = append(out, Check{Name: "state store", Status: "ok", Detail: detail})
 	if len(quar) > 0 {
-		out = append(out, Check{"state quarantine", "note", quarantineText(quar)})
+		out = append(out, Check{Name: "state quarantine", Status: "note", Detail: quarantineText(quar)})
 	}
+	return out
+}
+
+// readSessions are the counters of the project's sessions, for the
+// hooks-fired checks; none when the state has not been created (it is
+// not created here) or cannot be read (stateChecks says why).
+func readSessions(root string) []sessionSeen {
+	st := fleet.Open(root)
+	if st.Remote() == nil {
+		if _, err := os.Stat(st.Path()); err != nil {
+			return nil
+		}
+	}
+	var out []sessionSeen
+	_ = st.View(context.Background(), func(tx *store.Tx) error {
+		_, err := state.Sessions(tx, func(s *state.Session) error {
+			out = append(out, sessionSeen{host: s.Host, id: s.ID, prompts: s.Counters.Prompts, tools: s.Counters.ToolCalls, last: s.Updated})
+			return nil
+		})
+		return err
+	})
 	return out
 }
 
@@ -87,7 +108,7 @@ func quarantineText(qs []state.Quarantined) string {
 func teamStoreCheck(root string) Check {
 	doc := fleet.StatusOf(root, os.Getenv)
 	if doc.Error != "" {
-		return Check{"team store", "problem", doc.Error}
+		return Check{Name: "team store", Status: "problem", Detail: doc.Error}
 	}
-	return Check{"team store", "ok", fmt.Sprintf("%s %s, project %s: schema %d, round trip %.2f ms", doc.Backend, doc.Where, doc.Project, *doc.Schema, doc.LatencyMS)}
+	return Check{Name: "team store", Status: "ok", Detail: fmt.Sprintf("%s %s, project %s: schema %d, round trip %.2f ms", doc.Backend, doc.Where, doc.Project, *doc.Schema, doc.LatencyMS)}
 }

@@ -22,7 +22,7 @@ func routingCheck(c *config.Config) *Check {
 	if len(p) == 0 {
 		return nil
 	}
-	return &Check{"task routing", "note", strings.Join(p, "; ")}
+	return &Check{Name: "task routing", Status: "note", Detail: strings.Join(p, "; ")}
 }
 
 // taskFileChecks are doctor's lines on the task files of the project at
@@ -43,15 +43,15 @@ func taskFileChecks(root string, c *config.Config) []Check {
 			if p.Kind == tasks.Backups || p.Kind == tasks.Unfinished {
 				status = "note"
 			}
-			out = append(out, Check{"task files", status, p.Text})
+			out = append(out, Check{Name: "task files", Status: status, Detail: p.Text})
 		}
 		if len(out) == 0 {
-			out = append(out, Check{"task files", "ok", fmt.Sprintf("%s: generation %d, as the store generates them", r.SpecsDir(), b.Gen)})
+			out = append(out, Check{Name: "task files", Status: "ok", Detail: fmt.Sprintf("%s: generation %d, as the store generates them", r.SpecsDir(), b.Gen)})
 		}
 		return nil
 	})
 	if err != nil {
-		return []Check{{"task files", "problem", err.Error()}}
+		return []Check{{Name: "task files", Status: "problem", Detail: err.Error()}}
 	}
 	return out
 }

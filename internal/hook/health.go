@@ -1,13 +1,16 @@
 package hook
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/doctor"
 	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/session"
 )
@@ -51,27 +54,84 @@ func untrustedNote(t config.Trust) string {
 	return fmt.Sprintf("the project config .atreides/config.yaml is not trusted, so its settings that loosen the guard or run programs are ignored (%s); the user can review and trust it with `atreides trust`", named)
 }
 
-// configProblems reports a configuration the guard cannot be built from:
-// then every tool call is blocked (the guard fails closed), and the user
-// should learn why before the first one. Retired keys the files still set
-// are reported too: they are skipped, and the user can clean them up.
+// configProblems reports the retired keys the files still set: they are
+// skipped, and the user can clean them up. A configuration the guard
+// cannot be built from as written is configNote's to tell.
 func (s *Settings) configProblems(*engine.Call) []string {
 	if s.builtin() {
 		return nil
 	}
 	if _, err := s.policy(); err != nil {
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		return []string{"the configuration is invalid, so every tool call is blocked until it is fixed (" + msg + ")"}
+		return nil // configNote tells it (confignote.go)
 	}
-	c, err := s.cfg.Get()
+	cfg, err := s.cfg.Get()
 	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, n := range c.Notes() {
+	for _, n := range cfg.Notes() {
 		out = append(out, "configuration: "+n.Error())
 	}
 	return out
+}
+
+// brokenConfig logs every problem of a configuration that could not be
+// read whole and returns the one line for the session: how many, the
+// first with its file:line, and what the guard does meanwhile.
+func (s *Settings) brokenConfig(c *engine.Call, err error) string {
+	// Validate has the guard's unknown names and the form errors in one
+	// pass, where the load stops at the form errors; a session start
+	// can afford the second read.
+	if _, verr := config.Validate(config.DefaultPaths(s.root), policy.NameErrors); verr != nil {
+		err = verr
+	}
+	problems := configErrors(err)
+	for _, p := range problems {
+		c.Env.Logf("configuration: %s", p)
+	}
+	first := s.oneLine(problems[0])
+	n := ""
+	if len(problems) > 1 {
+		n = fmt.Sprintf(" (and %d more)", len(problems)-1)
+	}
+	return "the configuration has a problem: " + first + n +
+		"; until it is fixed the guard uses its built-in policy, tightened by the settings that could be read (`atreides config validate` lists every problem)"
+}
+
+// firstProblem is err's first problem as one short line.
+func (s *Settings) firstProblem(err error) string { return s.oneLine(configErrors(err)[0]) }
+
+// oneLine is a problem on one line, with short paths.
+func (s *Settings) oneLine(msg string) string {
+	return strings.Join(strings.Fields(shortPath(msg, s.root)), " ")
+}
+
+// shortPath writes the project's files relative to its root and the
+// user's under ~, for the one line the agent reads.
+func shortPath(msg, root string) string {
+	msg = strings.ReplaceAll(msg, root+string(filepath.Separator), "")
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		msg = strings.ReplaceAll(msg, home+string(filepath.Separator), "~"+string(filepath.Separator))
+	}
+	return msg
+}
+
+// configErrors are the problems err holds, one string each: every field
+// error of a validation error, else err's own text.
+func configErrors(err error) []string {
+	var verr *config.ValidationError
+	if errors.As(err, &verr) && len(verr.Errs) > 0 {
+		out := make([]string, len(verr.Errs))
+		for i, fe := range verr.Errs {
+			out[i] = fe.Error()
+		}
+		return out
+	}
+	var d *policy.Degraded
+	if errors.As(err, &d) {
+		err = d.Err
+	}
+	return []string{err.Error()}
 }
 
 // installProblems reports what doctor finds wrong with the installation

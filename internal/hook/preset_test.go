@@ -13,12 +13,12 @@ import (
 // a handler added to handlers() fails this table until it is placed in
 // presetOf, and a change of preset of one shows here.
 var presetHandlers = map[config.Preset][]string{
-	config.PresetGuard: {"guard", "governance", "plan-approval", "health", "record", "errors"},
+	config.PresetGuard: {"guard", "governance", "plan-approval", "health", "record", "config-note", "errors"},
 	config.PresetStandard: {"guard", "governance", "plan-approval", "outputs", "health", "memory", "memory-anchors",
-		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "errors", "rule-files"},
+		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "config-note", "errors", "rule-files"},
 	config.PresetFull: {"guard", "governance", "plan-approval", "delegation-todo", "delegation", "read-first",
 		"edit-checks", "outputs", "health", "memory", "memory-anchors", "session-context", "monitor", "phase",
-		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "errors", "keywords", "comments",
+		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "config-note", "errors", "keywords", "comments",
 		"rule-files", "background", "skills"},
 }
 

@@ -49,16 +49,13 @@ type Settings struct {
 // runner ticks open it too), with records it starts afresh said in log.
 // With only the built-in configuration it is the embedded one, and
 // nothing is parsed; a configuration that cannot be read keeps the state
-// there too, as every other setting falls back to the built-in one, and
-// says so in the log.
+// there too, unless its readable part names the same store.
 func (s *Settings) store(log *project.Log) *store.Store {
 	var c *config.Config // nil: the built-in configuration's store
 	if !s.builtin() {
-		var err error
-		if c, err = s.cfg.Get(); err != nil {
-			log.Logf("state store: configuration unreadable, the state stays on this machine: %v", err)
-			c = nil
-		}
+		// A broken file gives the fallback, which keeps the built-in
+		// store (it connects nowhere new); the health check says why.
+		c, _ = s.cfg.Usable()
 	}
 	st := fleet.OpenWith(s.root, c, os.Getenv)
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
@@ -118,18 +115,16 @@ func (s *Settings) Session() session.Options { return s.session() }
 
 // Config is the configuration the features read: the built-in one when
 // no file exists, which parses nothing, else the files'. When the files
-// cannot be read it is the built-in one with the error that says why; the
-// policy handler reports it, and each feature decides what a broken file
-// means for it.
+// cannot be read whole it is the fallback with the error that says why;
+// the health check reports it, and each feature decides what a broken
+// file means for it.
 func (s *Settings) Config() (*config.Config, error) {
 	if s.builtin() {
 		return s.defaults(), nil
 	}
-	c, err := s.cfg.Get()
-	if err != nil {
-		return s.defaults(), err
-	}
-	return c, nil
+	// A broken file gives the fallback (config.Fallback): the defaults
+	// tightened by what could be read, for the guard and the rest alike.
+	return s.cfg.Usable()
 }
 
 // configOrBuiltin is [Settings.Config] without the error.
@@ -208,6 +203,7 @@ func handlers(s *Settings) []engine.Handler {
 	hs := append([]engine.Handler{policy.Handler(s.policy, all.Guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
+	hs = append(hs, configNote(s))
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
@@ -228,13 +224,13 @@ func handlers(s *Settings) []engine.Handler {
 // presetOf is the lowest preset that runs the handler named name. The
 // guard, governance (which keeps its own switch, governance.enabled), the
 // plan approval gate (the user's own tasks.plans.require_approval), the
-// health check and the record keepers (the session record, the errors
-// drained to the task board) run in every preset: they block, or say
-// nothing. standard adds what keeps a long session on track. Everything
+// health check, the note on a broken configuration and the record
+// keepers (the session record, the errors drained to the task board) run
+// in every preset: they block, or say nothing unless something is wrong. standard adds what keeps a long session on track. Everything
 // else, and any handler added later until it is placed here, is full's.
 func presetOf(name string) config.Preset {
 	switch name {
-	case "guard", "governance", "plan-approval", "health", "record", "errors":
+	case "guard", "governance", "plan-approval", "health", "config-note", "record", "errors":
 		return config.PresetGuard
 	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-anchors", "monitor", "rule-files", "outputs":
 		return config.PresetStandard

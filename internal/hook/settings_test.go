@@ -31,8 +31,9 @@ func TestBuiltinSettings(t *testing.T) {
 
 // TestBackgroundOptions: the background options the hook's handler and
 // the serve runner's ticks read come from one place; a broken project
-// file leaves the built-in ones even when the user's file is fine, as
-// for every other feature (the policy handler reports the file).
+// file leaves the fallback (config.Fallback), which keeps the user's
+// readable settings that loosen nothing, as for every other feature (the
+// health check reports the file).
 func TestBackgroundOptions(t *testing.T) {
 	builtin := background.FromConfig(config.Builtin()).Limits.Default
 	tests := []struct {
@@ -43,7 +44,8 @@ func TestBackgroundOptions(t *testing.T) {
 		{"no file", "", "", builtin},
 		{"project file", "", "background:\n  concurrency:\n    default: 2\n", 2},
 		{"user file", "background:\n  concurrency:\n    default: 3\n", "", 3},
-		{"broken project file", "background:\n  concurrency:\n    default: 3\n", "background: [\n", builtin},
+		{"broken project file", "background:\n  concurrency:\n    default: 3\n", "background: [\n", 3},
+		{"broken user file", "background:\n  concurrency:\n    default: x\n", "", builtin},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -325,6 +325,29 @@ func (h *Host) FileCheck(scope install.Scope, st install.Status) Check {
 	return Check{name, OK, fmt.Sprintf("%s: %d events, binary %s", st.Path, len(st.Events), strings.Join(bins, ", "))}
 }
 
+// DisabledCheck is doctor's line on the files that switch the host name's
+// hooks off (install.Status.Disabled): a problem when atreides is
+// installed in any of them, since the host merges such switches across
+// its files; a note otherwise; nil when none does.
+func DisabledCheck(name string, found []install.Status) []Check {
+	var disabled []string
+	installed := false
+	for _, st := range found {
+		if st.Disabled != "" {
+			disabled = append(disabled, st.Path+": "+st.Disabled)
+		}
+		installed = installed || len(st.Events) > 0
+	}
+	if len(disabled) == 0 {
+		return nil
+	}
+	status := Note
+	if installed {
+		status = Problem
+	}
+	return []Check{{Name: name + " hooks", Status: status, Detail: strings.Join(disabled, "; ")}}
+}
+
 // UserConfig is the directory of a host's user settings under home.
 func UserConfig(env Env, dir string) []string {
 	if env.Home == "" {

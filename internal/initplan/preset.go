@@ -55,8 +55,11 @@ func ParsePreset(s string) (config.Preset, error) {
 	return p, nil
 }
 
-// newConfigHead starts a configuration file init creates.
-const newConfigHead = "# atreides configuration: 'atreides config show' lists every setting and its\n# default. The preset (guard, standard or full) was set by 'atreides init'.\n"
+// newConfigHead starts a configuration file init creates. Its first line
+// points editors with a YAML language server at the schema init writes
+// beside it (writeSchema): a relative path, so it works offline, in every
+// checkout, and for the version of atreides that last ran init.
+const newConfigHead = config.SchemaComment + "\n# atreides configuration: 'atreides config show' lists every setting and its\n# default. The preset (guard, standard or full) was set by 'atreides init'.\n"
 
 // WritePreset sets preset: in the configuration file at path, creating it
 // (and .atreides) when missing. Everything else in the file stays byte
@@ -68,7 +71,10 @@ func WritePreset(path string, p config.Preset) error {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return fmt.Errorf("init: %w", err)
 		}
-		return writeFile(path, []byte(newConfigHead+"preset: "+string(p)+"\n"))
+		if err := writeFile(path, []byte(newConfigHead+"preset: "+string(p)+"\n")); err != nil {
+			return err
+		}
+		return writeSchema(filepath.Dir(path))
 	}
 	if err != nil {
 		return fmt.Errorf("init: %w", err)
@@ -77,10 +83,31 @@ func WritePreset(path string, p config.Preset) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w (fix it first: 'atreides config validate')", path, err)
 	}
-	if bytes.Equal(out, data) {
+	if !bytes.Equal(out, data) {
+		if err := writeFile(path, out); err != nil {
+			return err
+		}
+	}
+	if bytes.Contains(data, []byte(config.SchemaComment)) {
+		// The schema it names is kept that of the atreides that runs.
+		return writeSchema(filepath.Dir(path))
+	}
+	return nil
+}
+
+// writeSchema writes the configuration's JSON Schema (config.Schema)
+// into dir beside the config file whose first line names it, when it is
+// not there as this atreides would write it.
+func writeSchema(dir string) error {
+	data, err := config.Schema()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, config.SchemaFile)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return writeFile(path, out)
+	return writeFile(path, data)
 }
 
 // writeFile replaces path's content, keeping its mode.

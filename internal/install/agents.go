@@ -121,6 +121,10 @@ type markedFiles struct {
 	backupDir      string
 }
 
+// MarkedFile is the file install writes for the agent or command id in
+// dir, with the form's extension ext; doctor looks for it there.
+func MarkedFile(dir, id, ext string) string { return filepath.Join(dir, id+ext) }
+
 // InstallAgents writes the roster's agent files into o.Dir.
 func InstallAgents(o AgentsOptions) (Report, error) {
 	m := markedFiles{host: o.Form.Host, dir: o.Dir, ext: o.Form.Ext, kind: "agent", marker: agentMarker, want: map[string]string{}, backupDir: o.BackupDir}
@@ -156,7 +160,7 @@ func (m markedFiles) install() (Report, error) {
 		}
 	}
 	for _, id := range m.ids {
-		path := filepath.Join(m.dir, id+m.ext)
+		path := MarkedFile(m.dir, id, m.ext)
 		old, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

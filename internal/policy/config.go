@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -81,30 +82,44 @@ func defaultProduction(pr guard.Production) bool {
 }
 
 // NameErrors lists every guard name in cfg the guard does not know (rule
-// ids, groups, switches), with its position, in file order. It is the
-// meaning check of config.Validate.
+// ids, groups, switches), with its position and the nearest known name
+// when it looks like a typo of one, in file order. It is the meaning
+// check of config.Validate.
 func NameErrors(cfg *config.Config) []config.FieldError {
 	var errs []config.FieldError
+	rules := sync.OnceValue(guard.RuleIDs)
+	unknownRule := func(id string) string {
+		return fmt.Sprintf("unknown rule id %q%s (see 'atreides check --rules')", id, didYouMean(id, rules()))
+	}
 	for i, id := range cfg.Guard.Disable {
 		if !guard.IsRule(id) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "disable", strconv.Itoa(i)))
+			errs = append(errs, cfg.ErrorAt(unknownRule(id), "guard", "disable", strconv.Itoa(i)))
 		}
 	}
 	for id := range cfg.Guard.Verdicts {
 		if !guard.IsRule(id) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown rule id %q (see 'atreides check --rules')", id), "guard", "verdicts", id))
+			errs = append(errs, cfg.ErrorAt(unknownRule(id), "guard", "verdicts", id))
 		}
 	}
 	for i, g := range cfg.Guard.Groups {
 		if !guard.IsGroup(g) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown group %q (known: %v)", g, guard.Groups()), "guard", "groups", strconv.Itoa(i)))
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown group %q%s (known: %v)", g, didYouMean(g, guard.Groups()), guard.Groups()), "guard", "groups", strconv.Itoa(i)))
 		}
 	}
 	for name := range cfg.Guard.Switches {
 		if !guard.IsSwitch(name) {
-			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q (known: %v)", name, guard.SwitchNames()), "guard", "switches", name))
+			errs = append(errs, cfg.ErrorAt(fmt.Sprintf("unknown switch %q%s (known: %v)", name, didYouMean(name, guard.SwitchNames()), guard.SwitchNames()), "guard", "switches", name))
 		}
 	}
 	slices.SortFunc(errs, func(a, b config.FieldError) int { return a.Line - b.Line })
 	return errs
+}
+
+// didYouMean is ", did you mean "x"?" for the known name nearest to s,
+// or "" when none is near.
+func didYouMean(s string, known []string) string {
+	if best, ok := config.Nearest(s, known); ok {
+		return fmt.Sprintf(", did you mean %q?", best)
+	}
+	return ""
 }

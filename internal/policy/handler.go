@@ -21,8 +21,9 @@ import (
 type Source func() (*guard.Policy, error)
 
 // Handler judges PreTool and PermissionRequest events, before the state
-// lock is taken (the guard needs no state). A policy that cannot be built
-// (a broken config file) is an error, which the engine turns into a deny:
+// lock is taken (the guard needs no state). A broken config file gives
+// the fallback policy (fallback.go), which judges; a policy that cannot
+// be built at all is an error, which the engine turns into a deny:
 // security decisions fail closed. So is an analysis that did not run.
 // hosts is what the guard must know of the agent hosts.
 func Handler(policy Source, hosts Hosts) engine.Handler {
@@ -58,7 +59,9 @@ func judge(c *engine.Call, policy Source, hosts Hosts) (event.Result, error) {
 	if len(reqs) == 0 && unknown == "" {
 		return event.Result{}, nil
 	}
-	p, err := policy()
+	// A fallback policy (a broken configuration) judges as any other:
+	// the session's health check tells the problem once, not each call.
+	p, err := Usable(policy())
 	if err != nil {
 		return event.Result{}, fmt.Errorf("load guard policy: %w", err)
 	}

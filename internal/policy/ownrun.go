@@ -57,6 +57,10 @@ func JudgeRun(src Source, hosts Hosts, command, cwd, root string) error {
 	if hosts.Files == nil {
 		return &Refusal{Verdict: guard.Deny, Reason: "the guard was not told the agent hosts' settings files, so the command is not judged and not run"}
 	}
+	// A fallback policy (*Degraded) is refused here, unlike for the
+	// agent's calls: these commands are atreides's own, nobody is
+	// blocked waiting on them, and the unreadable part of the file may
+	// be the rule that denied this one.
 	p, err := src()
 	if err != nil {
 		return &Refusal{Verdict: guard.Deny, Reason: fmt.Sprintf("the guard's policy could not be built: %v", err)}
@@ -85,15 +89,21 @@ func ProjectConfig(root string) *config.Lazy {
 // ForConfig is the guard policy cfg asks for: the built-in one when no
 // configuration file exists (then no YAML is parsed at all), else
 // FromConfig of it; nil when the configuration switches the guard off.
+// When the files cannot be read whole or name what the guard does not
+// know, it is the fallback policy with a *[Degraded] error (fallback.go).
 func ForConfig(cfg *config.Lazy) (*guard.Policy, error) {
 	if !cfg.Exist() {
 		return guard.DefaultPolicy(), nil
 	}
 	c, err := cfg.Get()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		p, perr := FromConfig(c)
+		if perr == nil {
+			return p, nil
+		}
+		err = perr
 	}
-	return FromConfig(c)
+	return fallbackPolicy(cfg.Fallback()), &Degraded{Err: err}
 }
 
 // ForProject is the Source of the policy of the project at root, for a

@@ -3,6 +3,7 @@ package inspect
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,11 @@ func (o *checkOptions) run(io *command.IO) error {
 	root := project.Root("", cwd)
 	s := hook.NewSettings(root)
 	pol, err := s.Policy()
-	if err != nil {
+	var degraded *policy.Degraded
+	if errors.As(err, &degraded) {
+		// The hook goes on with the fallback policy: check says what it does.
+		fmt.Fprintln(io.Err, "atreides check: the configuration has problems ('atreides config validate' lists them), so the guard uses its built-in policy tightened by the settings that could be read")
+	} else if err != nil {
 		return err
 	}
 	if c, err := s.Config(); err == nil && !s.Builtin() {

@@ -12,5 +12,6 @@ func NewConfigCmd(io *command.IO) *cobra.Command {
 then .atreides/config.yaml of this project.`,
 		newConfigShowCmd(io),
 		newConfigValidateCmd(io),
+		newConfigSchemaCmd(io),
 	)
 }

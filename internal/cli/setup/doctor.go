@@ -57,13 +57,37 @@ func (o *doctorOptions) run(io *command.IO) error {
 	return nil
 }
 
+// groupTitles head the text report's groups.
+func groupTitles() map[string]string {
+	return map[string]string{
+		doctor.GroupHosts:  "Installed",
+		doctor.GroupFired:  "Hooks firing",
+		doctor.GroupConfig: "Configuration",
+		doctor.GroupState:  "State",
+	}
+}
+
+// printDoctor writes one line per check under its group's heading, the
+// status coloured on a terminal.
 func printDoctor(io *command.IO, doc *doctor.Report) {
+	st := command.StyleOf(io)
 	fmt.Fprintf(io.Out, "atreides %s, project %s\n", doc.Version, doc.Project)
-	for _, c := range doc.Checks {
-		mark := map[string]string{"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}[c.Status]
-		fmt.Fprintf(io.Out, "%s  %-24s %s\n", mark, c.Name, c.Detail)
+	titles := groupTitles()
+	for _, g := range doctor.Groups() {
+		first := true
+		for _, c := range doc.Checks {
+			if c.Group != g {
+				continue
+			}
+			if first {
+				fmt.Fprintf(io.Out, "\n%s\n", st.Bold(titles[g]))
+				first = false
+			}
+			mark := map[string]string{"ok": "ok     ", "problem": "PROBLEM", "note": "note   "}[c.Status]
+			fmt.Fprintf(io.Out, "%s  %-24s %s\n", st.Verdict(mark), c.Name, c.Detail)
+		}
 	}
 	if doc.OK {
-		fmt.Fprintln(io.Out, "no problems found")
+		fmt.Fprintln(io.Out, "\nno problems found")
 	}
 }

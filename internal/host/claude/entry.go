@@ -132,11 +132,12 @@ func withClaudeMCP(env host.Env, rep *install.Report, scope install.Scope, bin s
 	return nil
 }
 
-// claudeDoctor checks the MCP registration in .mcp.json.
-func claudeDoctor(env host.Env, _ []install.Status) []host.Check {
+// claudeDoctor reports hooks switched off by disableAllHooks in any of
+// the settings files, and checks the MCP registration in .mcp.json.
+func claudeDoctor(env host.Env, found []install.Status) []host.Check {
 	path := mcpPath(env.ProjectDir)
 	reg, problem, err := InspectMCP(path)
-	return []host.Check{host.MCPCheck(Host, path, reg, problem, err, env.Governance)}
+	return append(host.DisabledCheck(Host, found), host.MCPCheck(Host, path, reg, problem, err, env.Governance))
 }
 
 // claudeAgents is how claude takes the roster (see the host entry).

@@ -107,9 +107,19 @@ func Uninstall(path, backupDir string) (install.Report, error) {
 // settings file, for doctor. A file that does not parse or has the wrong
 // shape is a finding (install.Status.Problem), not an error; the error is for
 // failures to inspect at all (e.g. permission denied).
+//
+// install.Status.Disabled is set when the file sets disableAllHooks:
+// Claude Code then runs no hook of the user's, project's or local
+// settings, whichever file says it (managed hooks excepted) [docs].
 func Inspect(path string) (install.Status, error) {
-	st, _, err := spec.Inspect(path)
-	return st, err
+	st, doc, err := spec.Inspect(path)
+	if err != nil || doc == nil {
+		return st, err
+	}
+	if off, ok := doc.Get("disableAllHooks").Bool(); ok && off {
+		st.Disabled = "disableAllHooks is true: Claude Code runs no hooks from any settings file, atreides's included (remove the key, or set it to false)"
+	}
+	return st, nil
 }
 
 // mcpPath is the project's .mcp.json, which Claude Code reads for

@@ -80,15 +80,16 @@ func codexPath(env host.Env, scope install.Scope) string {
 	return HooksPath(scope, env.ProjectDir, codexHome(env))
 }
 
-// codexDoctor reports atreides installed in both of Codex's files (Codex
-// runs matching hooks from every file, so each call would be judged twice)
-// and reminds that Codex's hook trust cannot be seen from outside.
+// codexDoctor reports hooks switched off in a config.toml, atreides
+// installed in both of Codex's files (Codex runs matching hooks from
+// every file, so each call would be judged twice) and reminds that
+// Codex's hook trust cannot be seen from outside.
 func codexDoctor(env host.Env, found []install.Status) []host.Check {
 	in := map[install.Scope]bool{}
 	for _, st := range found {
 		in[codexScope(env, st.Path)] = len(st.Events) > 0
 	}
-	out := codexMCPDoctor(env, in)
+	out := append(featuresDoctor(env, found), codexMCPDoctor(env, in)...)
 	if in[install.ScopeProject] && in[install.ScopeUser] {
 		out = append(out, host.Check{Name: "codex hooks", Status: host.Problem, Detail: "atreides is in both the user and the project hooks.json: Codex runs both, so every call is judged twice; run 'atreides uninstall codex --project' or '--user'"})
 	}

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"strings"
-
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
@@ -63,7 +61,7 @@ runs project hooks only in a trusted folder`,
 // merges hooksConfig.disabled across them, so a name disabled in one
 // disables atreides's hooks in all of them.
 func geminiDoctor(env host.Env, found []install.Status) []host.Check {
-	out := geminiHooksDoctor(found)
+	out := host.DisabledCheck(Host, found)
 	// The MCP server of each file that has our hooks, else the project's.
 	var paths []string
 	for _, st := range found {
@@ -79,25 +77,6 @@ func geminiDoctor(env host.Env, found []install.Status) []host.Check {
 		out = append(out, host.MCPCheck(Host, path, reg, problem, err, env.Governance))
 	}
 	return out
-}
-
-func geminiHooksDoctor(found []install.Status) []host.Check {
-	var disabled []string
-	installed := false
-	for _, st := range found {
-		if st.Disabled != "" {
-			disabled = append(disabled, st.Path+": "+st.Disabled)
-		}
-		installed = installed || len(st.Events) > 0
-	}
-	if len(disabled) == 0 {
-		return nil
-	}
-	status := host.Note
-	if installed {
-		status = host.Problem
-	}
-	return []host.Check{{Name: "gemini hooks", Status: status, Detail: strings.Join(disabled, "; ")}}
 }
 
 // installGemini writes the hooks, then the MCP server, into the same

@@ -1,0 +1,74 @@
+package doctor
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/install"
+)
+
+// oracleChecks: after repeated failures the strikes tell the agent to
+// consult the roster's oracle agent by the name the host calls it; a
+// host without that agent's file leaves the agent asking for one that is
+// not there. For each host with atreides's hooks in a scope whose agents
+// go into files, the oracle's file must be in that scope's directory. A
+// missing file is a problem when other agent files of the roster are
+// there (it was deleted), a note when none is (agents were left out of
+// the install on purpose). The roster exists in the full preset only.
+func oracleChecks(env host.Env, cfg *config.Config, found []Host) []Check {
+	if cfg == nil || !cfg.Preset.Runs(config.PresetFull) {
+		return nil
+	}
+	roster, err := agents.FromConfig(cfg.Agents)
+	if err != nil {
+		return nil // the configuration check says why
+	}
+	oracle, ok := roster.Oracle()
+	if !ok {
+		return nil
+	}
+	var out []Check
+	for _, fh := range found {
+		h, ok := all.ByName(fh.Name)
+		if !ok || h.Agents.Dir == nil || h.Agents.Native[oracle.ID] {
+			continue
+		}
+		for i, st := range fh.Files {
+			if len(st.Events) == 0 || i >= len(h.Scopes) {
+				continue
+			}
+			if c, bad := oracleFile(h, env, h.Scopes[i], oracle, roster); bad {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// oracleFile checks one scope's agent directory for the oracle's file.
+func oracleFile(h *host.Host, env host.Env, scope install.Scope, oracle agents.Agent, roster agents.Roster) (Check, bool) {
+	dir := h.Agents.Dir(env, scope)
+	ext := h.Agents.Form.Ext
+	if exists(install.MarkedFile(dir, oracle.ID, ext)) {
+		return Check{}, false
+	}
+	name := h.Name + " agents"
+	others := false
+	for _, a := range roster.Subagents() {
+		others = others || a.ID != oracle.ID && exists(install.MarkedFile(dir, a.ID, ext))
+	}
+	msg := fmt.Sprintf("%s: no file for %s (%s), the agent repeated failures are escalated to; ", dir, oracle.ID, oracle.Name)
+	if others {
+		return Check{Name: name, Status: "problem", Detail: msg + "it was removed: run 'atreides install " + h.Name + "' again to restore it"}, true
+	}
+	return Check{Name: name, Status: "note", Detail: msg + "the roster's agents are not installed for " + h.Display + ", so the escalation names an agent it does not have"}, true
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
