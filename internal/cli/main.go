@@ -16,6 +16,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	io := &command.IO{Process: hook.Process{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}}
 	if f, ok := stdout.(*os.File); ok {
 		io.Color = command.ColorFor(f, os.Getenv)
+		io.Term = command.TermFor(f)
 	}
 	return Run(io, args[1:])
 }

@@ -1,0 +1,113 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+)
+
+// Ids are taken as gh and git take hashes: the whole id, or any prefix of
+// it that only one id has, such as the short ids the lists show
+// (ShortID). One resolver for every command that takes an id, so that
+// they all answer alike.
+
+// shortLen is how much of an id the lists show: enough to tell a
+// project's sessions apart, short enough for a table's column.
+const shortLen = 8
+
+// ShortID is the start of an id as lists show it; a command that takes
+// the id takes this start too (ResolveID).
+func ShortID(id string) string {
+	if len(id) > shortLen {
+		return id[:shortLen]
+	}
+	return id
+}
+
+// ErrNoMatch is ResolveID's error for a prefix that no id has.
+var ErrNoMatch = errors.New("no match")
+
+// maxListed bounds the matches an ambiguous prefix's error names.
+const maxListed = 10
+
+// ResolveID is the one id of ids that is prefix, or that starts with it.
+// No id: an error wrapping ErrNoMatch; several: a usage error (exit 2)
+// listing them, so the user can pick.
+func ResolveID(kind, prefix string, ids []string) (string, error) {
+	if slices.Contains(ids, prefix) {
+		return prefix, nil
+	}
+	var matches []string
+	for _, id := range ids {
+		if strings.HasPrefix(id, prefix) {
+			matches = append(matches, id)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("no %s %q: %w", kind, prefix, ErrNoMatch)
+	case 1:
+		return matches[0], nil
+	}
+	slices.Sort(matches)
+	listed := matches[:min(len(matches), maxListed)]
+	more := ""
+	if n := len(matches) - len(listed); n > 0 {
+		more = fmt.Sprintf(" and %d more", n)
+	}
+	return "", Usagef("%s %q is ambiguous: it starts %s%s; give more of the id",
+		kind, prefix, strings.Join(listed, ", "), more)
+}
+
+// HasState reports whether the project at root has atreides's state
+// directory: a read-only command in a repository without one has nothing
+// to show, and must not create it by opening the store.
+func HasState(root string) bool {
+	_, err := os.Stat(project.StateDir(root))
+	return err == nil
+}
+
+// SessionIDs are the ids of the sessions recorded in the project at root,
+// damaged records included (their ids are still ids); none, without
+// opening anything, in a project without state.
+func SessionIDs(ctx context.Context, root string) ([]string, error) {
+	if !HasState(root) {
+		return nil, nil
+	}
+	var ids []string
+	err := fleet.Open(root).View(ctx, func(tx *store.Tx) error {
+		damaged, err := state.Sessions(tx, func(s *state.Session) error {
+			ids = append(ids, s.ID)
+			return nil
+		})
+		for _, d := range damaged {
+			ids = append(ids, d.Key)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the sessions of %s: %w", root, err)
+	}
+	return ids, nil
+}
+
+// ResolveSession is the id of the project's session that prefix names
+// (ResolveID); "" stays "".
+func ResolveSession(root, prefix string) (string, error) {
+	if prefix == "" {
+		return "", nil
+	}
+	ids, err := SessionIDs(context.Background(), root)
+	if err != nil {
+		return "", err
+	}
+	return ResolveID("session", prefix, ids)
+}
