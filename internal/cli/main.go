@@ -46,9 +46,11 @@ func exitCode(io *command.IO, name string, err error) int {
 	var pe *command.ProblemsError
 	var es command.ExitStatus
 	prefix, help := "atreides", "'atreides help' for the list of commands"
+	if name != "" && name != "help" {
+		help = "'" + prefix + " " + name + " --help' for usage"
+	}
 	if name != "" {
 		prefix += " " + name
-		help = "'" + prefix + " --help' for usage"
 	}
 	switch {
 	case errors.As(err, &es):

@@ -130,7 +130,9 @@ func NewInstallCmd(io *command.IO) *cobra.Command {
 	addScopeFlags(f, &o.scope)
 	f.BoolVar(&o.all, "all", false, "install into every host seen on this machine")
 	f.StringVar(&o.bin, "bin", "", "with --local or --user: the atreides binary the hooks run (default: this one)")
-	f.IntVar(&o.timeout, "timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds (default: hooks.timeout_seconds)")
+	// No default in the flag itself: help would print cobra's "(default
+	// 10)" after ours, and the default is the configuration's.
+	f.IntVar(&o.timeout, "timeout", 0, fmt.Sprintf("per-hook timeout in seconds (default: hooks.timeout_seconds, else %d)", install.DefaultTimeoutSeconds))
 	f.BoolVar(&o.agentsMD, "agents-md", false, "also add atreides's managed section to AGENTS.md (or CLAUDE.md/GEMINI.md)")
 	f.BoolVar(&o.asJSON, "json", false, "print the reports as JSON")
 	f.BoolVar(&o.offline, "offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")

@@ -2,6 +2,7 @@ package work
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -11,25 +12,77 @@ import (
 )
 
 func NewTodoCmd(io *command.IO) *cobra.Command {
-	return command.NewGroupCmd("todo <subcommand>",
+	list := newTodoListCmd(io)
+	return command.NewListGroupCmd("todo [subcommand]",
 		"manage atreides todos: add, start, done, cancel, list",
 		`Manage atreides's own todos for this project. While a todo is open, an
-agent that tries to stop is asked to finish or close it first.`,
+agent that tries to stop is asked to finish or close it first.
+
+Without a subcommand, todo lists the open todos, as 'todo list' does
+(and takes its flags).`,
+		list,
 		newTodoAddCmd(io),
 		newTodoSetCmd(io, "start", todos.InProgress, "mark todos in progress"),
 		newTodoSetCmd(io, "done", todos.Done, "mark todos done"),
 		newTodoSetCmd(io, "cancel", todos.Cancelled, "mark todos cancelled"),
-		newTodoListCmd(io),
+		list,
 	)
 }
 
-// printTodoTree prints todos under their parents; a todo whose parent is
-// not in the list is printed at the top level.
-func printTodoTree(io *command.IO, list []view.Todo) { printTodoTreeIndent(io, list, "") }
+// todoStatusWord is a todo status as a list's column says it.
+func todoStatusWord(status string) string {
+	if status == todos.InProgress {
+		return "in progress"
+	}
+	return status
+}
 
-// printTodoTreeIndent is printTodoTree with every line indented.
-func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
+// printTodoTable lists todos as a table, children under their parents:
+// on a terminal the title is indented by depth; piped, a parent column
+// keeps the tree and the number has no '#', as gh prints numbers.
+func printTodoTable(io *command.IO, list []view.Todo) error {
 	st := command.StyleOf(io)
+	tty := command.IsTTY(io)
+	header := []string{"id", "status", "title", "details"}
+	if !tty {
+		header = []string{"id", "status", "parent", "title", "details"}
+	}
+	tb := command.NewTable(io, io.Out, header...)
+	walkTodos(list, func(t view.Todo, depth int) {
+		status := todoStatusWord(t.Status)
+		if tty {
+			tb.AddPainted("#"+strconv.Itoa(t.ID), st.Bold).AddPainted(status, todoPaint(st, t.Status))
+			tb.Add(strings.Repeat("  ", depth) + t.Title)
+		} else {
+			tb.Add(strconv.Itoa(t.ID)).Add(status).Add(parentOf(t)).Add(t.Title)
+		}
+		tb.AddPainted(t.Details(), st.Dim).EndRow()
+	})
+	return tb.Render()
+}
+
+// parentOf is a todo's parent number, "" at the top.
+func parentOf(t view.Todo) string {
+	if t.Parent == 0 {
+		return ""
+	}
+	return strconv.Itoa(t.Parent)
+}
+
+// todoPaint is how a todo's status is painted: open work stands out.
+func todoPaint(st command.Style, status string) func(string) string {
+	switch status {
+	case todos.Done, todos.Cancelled:
+		return st.Dim
+	case todos.InProgress:
+		return func(s string) string { return st.Paint(command.SGRYellow, s) }
+	}
+	return nil
+}
+
+// walkTodos calls fn with each todo under its parent, depth first; a
+// todo whose parent is not in the list is at the top.
+func walkTodos(list []view.Todo, fn func(view.Todo, int)) {
 	present := map[int]bool{}
 	for _, t := range list {
 		present[t.ID] = true
@@ -39,16 +92,23 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 		for _, t := range list {
 			top := t.Parent == 0 || !present[t.Parent]
 			if (parent == 0 && top) || (parent != 0 && t.Parent == parent) {
-				mark := map[string]string{todos.Pending: "[ ]", todos.InProgress: "[~]", todos.Done: "[x]", todos.Cancelled: "[-]"}[t.Status]
-				if t.Status == todos.Done || t.Status == todos.Cancelled {
-					mark = st.Dim(mark)
-				} else if t.Status == todos.InProgress {
-					mark = st.Paint(command.SGRYellow, mark)
-				}
-				fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+t.Details()+")"))
+				fn(t, depth)
 				walk(t.ID, depth+1)
 			}
 		}
 	}
 	walk(0, 0)
+}
+
+// printTodoTreeIndent prints todos as a tree of checkboxes under their
+// parents, every line indented: status -v's view of the project's todos.
+func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
+	st := command.StyleOf(io)
+	walkTodos(list, func(t view.Todo, depth int) {
+		mark := map[string]string{todos.Pending: "[ ]", todos.InProgress: "[~]", todos.Done: "[x]", todos.Cancelled: "[-]"}[t.Status]
+		if paint := todoPaint(st, t.Status); paint != nil {
+			mark = paint(mark)
+		}
+		fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+t.Details()+")"))
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -19,7 +20,7 @@ func newTodoListCmd(io *command.IO) *cobra.Command {
 	o := &todoListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "list open todos, as a tree",
+		Short: "list open todos, children under their parents",
 		Args:  command.NoArgs,
 		RunE:  func(*cobra.Command, []string) error { return o.run(io) },
 	}
@@ -30,9 +31,15 @@ func newTodoListCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *todoListOptions) run(io *command.IO) error {
-	p, err := command.ReadProject(io)
+	root, err := command.CwdRoot(io)
 	if err != nil {
 		return err
+	}
+	p := &state.Project{} // a project without state has no todos, and gets no state
+	if command.HasState(root) {
+		if p, err = command.ReadProjectAt(root); err != nil {
+			return err
+		}
 	}
 	list := todos.Key.Read(p).List
 	if !o.all {
@@ -45,6 +52,5 @@ func (o *todoListOptions) run(io *command.IO) error {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, view.Todos(list))
-	return nil
+	return printTodoTable(io, view.Todos(list))
 }
