@@ -3,6 +3,7 @@ package command
 import (
 	stdio "io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -74,6 +75,17 @@ type Table struct {
 	// fixed are the widths of a streaming table (NewStream): each row is
 	// written as it ends.
 	fixed []int
+	// flex are the columns cut first on a narrow terminal (Flex).
+	flex []int
+}
+
+// Flex names the columns (by index) that give way first when a row is
+// wider than the terminal: free text such as a title or a command, not
+// an id, which is no use cut. The others are cut only when cutting these
+// to a few characters is not enough.
+func (t *Table) Flex(cols ...int) *Table {
+	t.flex = cols
+	return t
 }
 
 // NewTable is a table written to w (io.Out, or a buffer over it) with
@@ -225,7 +237,7 @@ func (t *Table) fit() []int {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
-	shrink(widths, t.width-len(colGap)*(n-1))
+	shrink(widths, t.width-len(colGap)*(n-1), t.flex)
 	return widths
 }
 
@@ -249,29 +261,42 @@ func (t *Table) fitFixed() {
 		}
 		t.fixed[open] = max(room-used, minCell)
 	}
-	shrink(t.fixed, room)
+	shrink(t.fixed, room, t.flex)
 }
 
-// shrink takes one character at a time from the widest column until the
-// columns fit in room, or every column is down to minCell.
-func shrink(widths []int, room int) {
+// shrink takes one character at a time from the widest of the flex
+// columns, then from the widest of any, until the columns fit in room,
+// or every column is down to minCell.
+func shrink(widths []int, room int, flex []int) {
 	total := 0
 	for _, w := range widths {
 		total += w
 	}
-	for total > room {
-		wide := 0
-		for i, w := range widths {
-			if w > widths[wide] {
-				wide = i
+	for _, only := range [][]int{flex, nil} {
+		for total > room {
+			wide := widest(widths, only)
+			if wide < 0 || widths[wide] <= minCell {
+				break
 			}
+			widths[wide]--
+			total--
 		}
-		if widths[wide] <= minCell {
-			return
-		}
-		widths[wide]--
-		total--
 	}
+}
+
+// widest is the index of the widest column among only (nil: all), -1
+// when only names none.
+func widest(widths []int, only []int) int {
+	wide := -1
+	for i, w := range widths {
+		if only != nil && !slices.Contains(only, i) {
+			continue
+		}
+		if wide < 0 || w > widths[wide] {
+			wide = i
+		}
+	}
+	return wide
 }
 
 // Truncate cuts s to n characters, the last one an ellipsis when cut.

@@ -166,6 +166,7 @@ func (o *logOptions) runFollow(io *command.IO, t audit.Reader, f audit.Filter, p
 	if err != nil {
 		return err
 	}
+	// (A stream's open column, the target, takes the rest of the line.)
 	return t.Follow(ctx, f, poll, nil, func(line []byte) error {
 		if r, ok := audit.RowOf(line); ok {
 			return o.addRow(io, tb, &r)
@@ -186,7 +187,8 @@ func (o *logOptions) printRecords(io *command.IO, t audit.Reader, f audit.Filter
 	if o.asJSON {
 		res, err = t.Read(f, func(line []byte) error { n++; return writeLine(out, line) })
 	} else {
-		tb := command.NewTable(io, out, columnTitles(o.columns(t))...)
+		cols := o.columns(t)
+		tb := command.NewTable(io, out, columnTitles(cols)...).Flex(len(cols)-2, len(cols)-1)
 		res, err = t.ReadRows(f, func(r *audit.Row) error { n++; return o.addRow(io, tb, r) })
 		if err == nil {
 			err = tb.Render()

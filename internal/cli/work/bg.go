@@ -59,7 +59,7 @@ const bgPrefix = "bg-"
 // printBgTable lists background tasks, one a row.
 func printBgTable(io *command.IO, views []view.BgTask) error {
 	st := command.StyleOf(io)
-	tb := command.NewTable(io, io.Out, "id", "status", "agent", "runtime", "description", "error")
+	tb := command.NewTable(io, io.Out, "id", "status", "agent", "runtime", "description", "error").Flex(4, 5)
 	for _, v := range views {
 		status := v.Status
 		if v.Status == background.Queued {

@@ -86,7 +86,7 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 		fmt.Fprintln(io.Out, noSessions)
 	}
 	st := command.StyleOf(io)
-	tb := command.NewTable(io, io.Out, "session", "host", "state", "phase", "age", "todos", "last decision")
+	tb := command.NewTable(io, io.Out, "session", "host", "state", "phase", "age", "todos", "last decision").Flex(6)
 	for i := range doc.Sessions {
 		s := &doc.Sessions[i]
 		state := "active"

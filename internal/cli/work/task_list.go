@@ -91,7 +91,7 @@ func printTaskTable(io *command.IO, views []view.Task, none string) error {
 	if command.IsTTY(io) {
 		number = func(n int) string { return "#" + strconv.Itoa(n) }
 	}
-	tb := command.NewTable(io, io.Out, "id", "status", "priority", "title", "claimed by")
+	tb := command.NewTable(io, io.Out, "id", "status", "priority", "title", "claimed by").Flex(3)
 	for _, v := range views {
 		claim := ""
 		if v.ClaimedBy.Session != "" {

@@ -47,7 +47,7 @@ func printTodoTable(io *command.IO, list []view.Todo) error {
 	if !tty {
 		header = []string{"id", "status", "parent", "title", "details"}
 	}
-	tb := command.NewTable(io, io.Out, header...)
+	tb := command.NewTable(io, io.Out, header...).Flex(len(header)-2, len(header)-1)
 	walkTodos(list, func(t view.Todo, depth int) {
 		status := todoStatusWord(t.Status)
 		if tty {
