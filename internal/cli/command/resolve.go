@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
@@ -30,6 +31,25 @@ func ShortID(id string) string {
 		return id[:shortLen]
 	}
 	return id
+}
+
+// IDCell is an id as a table shows it: short on a terminal, where every
+// command that takes it takes the short form too; whole when piped, so a
+// script gets what it can match exactly.
+func IDCell(io *IO, id string) string {
+	if IsTTY(io) {
+		return ShortID(id)
+	}
+	return id
+}
+
+// NumberCell is a number (a todo's, a task's) as a table shows it: "#3"
+// on a terminal, "3" when piped, as gh prints issue numbers.
+func NumberCell(io *IO, n int) string {
+	if IsTTY(io) {
+		return "#" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
 }
 
 // ErrNoMatch is ResolveID's error for a prefix that no id has.

@@ -244,7 +244,7 @@ func (o *logOptions) addRow(io *command.IO, tb *command.Table, r *audit.Row) err
 	if r.Block && verdict == "none" {
 		verdict = "block"
 	}
-	tb.AddPainted(r.Time.In(o.loc).Format(time.DateTime), st.Dim).Add(r.Host).Add(orDash(command.ShortID(r.Session)))
+	tb.AddPainted(r.Time.In(o.loc).Format(time.DateTime), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session)))
 	if o.machine {
 		tb.Add(orDash(r.Machine))
 	}

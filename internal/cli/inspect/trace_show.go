@@ -49,19 +49,14 @@ func (o *traceShowOptions) run(io *command.IO) error {
 	}
 	want := strings.TrimPrefix(o.file, "./")
 	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "seq", "time", "change", "file", "lines", "intent", "session", "tool").Flex(3)
 	for _, e := range entries {
 		if e.Err != nil {
-			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
+			fmt.Fprintf(io.Err, "atreides trace show: line %d unreadable: %v\n", e.Line, e.Err)
 			continue
 		}
 		m := e.Record.Metadata.Atreides
-		if m == nil {
-			continue
-		}
-		if o.intent != "" && m.Intent != o.intent {
-			continue
-		}
-		if want != "" && !hasFile(e.Record, want) {
+		if m == nil || (o.intent != "" && m.Intent != o.intent) || (want != "" && !hasFile(e.Record, want)) {
 			continue
 		}
 		if o.asJSON {
@@ -70,17 +65,23 @@ func (o *traceShowOptions) run(io *command.IO) error {
 			continue
 		}
 		for _, f := range e.Record.Files {
-			var ranges []string
-			for _, c := range f.Conversations {
-				for _, r := range c.Ranges {
-					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
-				}
-			}
-			fmt.Fprintf(io.Out, "#%d %s %s %s lines=%s intent=%s session=%s tool=%s\n",
-				m.Seq, st.Dim(e.Record.Timestamp), st.Paint(command.SGRCyan, fmt.Sprintf("%-6s", m.Change)), f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
+			tb.AddPainted(command.NumberCell(io, int(m.Seq)), st.Bold).AddPainted(e.Record.Timestamp, st.Dim)
+			tb.AddPainted(m.Change, func(s string) string { return st.Paint(command.SGRCyan, s) }).Add(f.Path).Add(lineRanges(f))
+			tb.Add(orDash(m.Intent)).Add(orDash(command.IDCell(io, m.Session))).Add(m.HostTool).EndRow()
 		}
 	}
-	return nil
+	return tb.Render()
+}
+
+// lineRanges are the lines a record changed in a file: "3-5,9-9".
+func lineRanges(f trace.File) string {
+	var ranges []string
+	for _, c := range f.Conversations {
+		for _, r := range c.Ranges {
+			ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
+		}
+	}
+	return strings.Join(ranges, ",")
 }
 
 // hasFile reports whether the record changed the file at path.

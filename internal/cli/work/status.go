@@ -93,7 +93,7 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 		if s.Ended != "" {
 			state = "ended"
 		}
-		tb.AddPainted(command.ShortID(s.ID), st.Bold).Add(s.Host).Add(state).Add(cmp.Or(s.Phase, "-")).Add(age(now.Sub(s.Updated)))
+		tb.AddPainted(command.IDCell(io, s.ID), st.Bold).Add(s.Host).Add(state).Add(cmp.Or(s.Phase, "-")).Add(age(now.Sub(s.Updated)))
 		tb.Add(strconv.Itoa(sessionOpenTodos(doc.Todos, s))).AddPainted(lastDecision(s), st.Verdict)
 		if err := tb.EndRow(); err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/taskboard"
@@ -87,17 +86,13 @@ func printTaskTable(io *command.IO, views []view.Task, none string) error {
 		return nil
 	}
 	st := command.StyleOf(io)
-	number := func(n int) string { return strconv.Itoa(n) }
-	if command.IsTTY(io) {
-		number = func(n int) string { return "#" + strconv.Itoa(n) }
-	}
 	tb := command.NewTable(io, io.Out, "id", "status", "priority", "title", "claimed by").Flex(3)
 	for _, v := range views {
 		claim := ""
 		if v.ClaimedBy.Session != "" {
 			claim = claimerName(v.ClaimedBy)
 		}
-		tb.AddPainted(number(v.Number), st.Bold).AddPainted(v.Status, statusPaint(st, v.Status))
+		tb.AddPainted(command.NumberCell(io, v.Number), st.Bold).AddPainted(v.Status, statusPaint(st, v.Status))
 		tb.Add(v.Priority).Add(v.Title).AddPainted(claim, st.Dim).EndRow()
 	}
 	return tb.Render()

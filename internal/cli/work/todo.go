@@ -51,10 +51,10 @@ func printTodoTable(io *command.IO, list []view.Todo) error {
 	walkTodos(list, func(t view.Todo, depth int) {
 		status := todoStatusWord(t.Status)
 		if tty {
-			tb.AddPainted("#"+strconv.Itoa(t.ID), st.Bold).AddPainted(status, todoPaint(st, t.Status))
+			tb.AddPainted(command.NumberCell(io, t.ID), st.Bold).AddPainted(status, todoPaint(st, t.Status))
 			tb.Add(strings.Repeat("  ", depth) + t.Title)
 		} else {
-			tb.Add(strconv.Itoa(t.ID)).Add(status).Add(parentOf(t)).Add(t.Title)
+			tb.Add(command.NumberCell(io, t.ID)).Add(status).Add(parentOf(t)).Add(t.Title)
 		}
 		tb.AddPainted(t.Details(), st.Dim).EndRow()
 	})
