@@ -176,6 +176,9 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 		argsAreUsage(cmd)
 		root.AddCommand(cmd)
 	}
+	if completing(args) {
+		addDynamicCompletion(io, root)
+	}
 	return root
 }
 

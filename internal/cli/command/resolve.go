@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -95,28 +96,44 @@ func HasState(root string) bool {
 	return err == nil
 }
 
-// SessionIDs are the ids of the sessions recorded in the project at root,
-// damaged records included (their ids are still ids); none, without
-// opening anything, in a project without state.
-func SessionIDs(ctx context.Context, root string) ([]string, error) {
+// SessionRef is a recorded session as lists and completion name it.
+type SessionRef struct {
+	ID, Host string
+	Updated  time.Time // zero for a record that does not decode
+}
+
+// Sessions are the sessions recorded in the project at root, damaged
+// records included (their ids are still ids); none, without opening
+// anything, in a project without state.
+func Sessions(ctx context.Context, root string) ([]SessionRef, error) {
 	if !HasState(root) {
 		return nil, nil
 	}
-	var ids []string
+	var refs []SessionRef
 	err := fleet.Open(root).View(ctx, func(tx *store.Tx) error {
 		damaged, err := state.Sessions(tx, func(s *state.Session) error {
-			ids = append(ids, s.ID)
+			refs = append(refs, SessionRef{ID: s.ID, Host: s.Host, Updated: s.Updated})
 			return nil
 		})
 		for _, d := range damaged {
-			ids = append(ids, d.Key)
+			refs = append(refs, SessionRef{ID: d.Key})
 		}
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the sessions of %s: %w", root, err)
 	}
-	return ids, nil
+	return refs, nil
+}
+
+// SessionIDs are the ids of Sessions.
+func SessionIDs(ctx context.Context, root string) ([]string, error) {
+	refs, err := Sessions(ctx, root)
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	return ids, err
 }
 
 // ResolveSession is the id of the project's session that prefix names

@@ -82,6 +82,7 @@ func NewLogCmd(io *command.IO) *cobra.Command {
 	f.BoolVar(&o.asJSON, "json", false, "print JSON lines (with --stats, one JSON object)")
 	f.BoolVar(&o.stats, "stats", false, "count what was stopped, by rule and by day")
 	f.BoolVar(&o.local, "local", false, "in a team's project, read this checkout's own file, not the shared trail")
+	command.CompleteValues(cmd, "verdict", audit.FilterVerdicts...)
 	return cmd
 }
 

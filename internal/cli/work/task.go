@@ -19,7 +19,7 @@ import (
 
 func NewTaskCmd(io *command.IO) *cobra.Command {
 	list := newTaskListCmd(io)
-	return command.NewListGroupCmd("task [subcommand]",
+	cmd := command.NewListGroupCmd("task [subcommand]",
 		"the project's tasks: add, list, show, start, done, abandon, block, claim, ready, depend",
 		`Tasks are the project's shared work, for people and agents: numbered,
 with a lifecycle (not started, researched, planned, in progress, then
@@ -49,6 +49,32 @@ Without a subcommand, task lists the open tasks, as 'task list' does
 		newTaskRouteCmd(io),
 		newTaskSyncCmd(io),
 	)
+	for _, sub := range cmd.Commands() {
+		// The commands whose usage starts "N" or "[N]" take a task number.
+		if w := strings.Fields(sub.Use); len(w) > 1 && (w[1] == "N" || w[1] == "[N]") {
+			sub.ValidArgsFunction = command.CompleteWith(io, taskCompletions)
+		}
+	}
+	return cmd
+}
+
+// taskCompletions are the numbers of the project's open tasks, with their
+// titles, for the shell; none, and no state created, without state.
+func taskCompletions(io *command.IO) []string {
+	root, err := command.CwdRoot(io)
+	if err != nil || !command.HasState(root) {
+		return nil
+	}
+	var out []string
+	_ = tasks.Open(root, tasks.LoadOptions(root)).View(context.Background(), func(b *taskboard.Tasks) error {
+		for _, t := range b.List {
+			if !tasks.Closed(t.Status) {
+				out = append(out, strconv.Itoa(t.Number)+"\t"+command.OneLine(t.Title, 60))
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // taskRepo opens the task board of the project of the working directory:

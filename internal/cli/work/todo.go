@@ -13,7 +13,7 @@ import (
 
 func NewTodoCmd(io *command.IO) *cobra.Command {
 	list := newTodoListCmd(io)
-	return command.NewListGroupCmd("todo [subcommand]",
+	cmd := command.NewListGroupCmd("todo [subcommand]",
 		"manage atreides todos: add, start, done, cancel, list",
 		`Manage atreides's own todos for this project. While a todo is open, an
 agent that tries to stop is asked to finish or close it first.
@@ -27,6 +27,30 @@ Without a subcommand, todo lists the open todos, as 'todo list' does
 		newTodoSetCmd(io, "cancel", todos.Cancelled, "mark todos cancelled"),
 		list,
 	)
+	for _, sub := range cmd.Commands() {
+		if sub.Name() != "add" && sub.Name() != "list" { // start, done, cancel: todo numbers
+			sub.ValidArgsFunction = command.CompleteWith(io, todoCompletions)
+		}
+	}
+	return cmd
+}
+
+// todoCompletions are the numbers of the project's open todos, with their
+// titles, for the shell; none, and no state created, without state.
+func todoCompletions(io *command.IO) []string {
+	root, err := command.CwdRoot(io)
+	if err != nil || !command.HasState(root) {
+		return nil
+	}
+	p, err := command.ReadProjectAt(root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range todos.Key.Read(p).Open() {
+		out = append(out, strconv.Itoa(t.ID)+"\t"+command.OneLine(t.Title, 60))
+	}
+	return out
 }
 
 // todoStatusWord is a todo status as a list's column says it.
