@@ -188,11 +188,15 @@ func (t *Table) headerLine(widths []int) string {
 func (t *Table) line(row []cell, widths []int) string {
 	var b strings.Builder
 	last := len(row) - 1
-	for last > 0 && row[last].text == "" && widths != nil {
+	for last > 0 && widths != nil && (row[last].text == "" || (last < len(widths) && widths[last] < 0)) {
 		last-- // no trailing blanks on a terminal
 	}
+	first := true
 	for i := 0; i <= last; i++ {
 		c := row[i]
+		if widths != nil && i < len(widths) && widths[i] < 0 {
+			continue // a column no row fills
+		}
 		if widths == nil {
 			if i > 0 {
 				b.WriteByte('\t')
@@ -200,9 +204,10 @@ func (t *Table) line(row []cell, widths []int) string {
 			b.WriteString(c.text)
 			continue
 		}
-		if i > 0 {
+		if !first {
 			b.WriteString(colGap)
 		}
+		first = false
 		text := c.text
 		if i < len(widths) && widths[i] > 0 {
 			text = Truncate(text, widths[i])
@@ -221,6 +226,25 @@ func (t *Table) line(row []cell, widths []int) string {
 	return b.String()
 }
 
+// dropEmpty marks, on a terminal, the columns no row fills (width -1,
+// left out with their titles): a column of blanks only takes room from
+// the others. Piped, every column stays, so that cut's fields keep their
+// numbers.
+func (t *Table) dropEmpty(widths []int) {
+	for i := range widths {
+		empty := true
+		for _, r := range t.rows {
+			if i < len(r) && r[i].text != "" {
+				empty = false
+				break
+			}
+		}
+		if empty && len(t.rows) > 0 {
+			widths[i] = -1
+		}
+	}
+}
+
 // fit is the width of each column: its widest cell, the widest columns
 // cut in turn until the row fits the terminal.
 func (t *Table) fit() []int {
@@ -237,7 +261,14 @@ func (t *Table) fit() []int {
 			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
 		}
 	}
-	shrink(widths, t.width-len(colGap)*(n-1), t.flex)
+	t.dropEmpty(widths)
+	shown := 0
+	for _, w := range widths {
+		if w >= 0 {
+			shown++
+		}
+	}
+	shrink(widths, t.width-len(colGap)*(shown-1), t.flex)
 	return widths
 }
 
@@ -270,7 +301,7 @@ func (t *Table) fitFixed() {
 func shrink(widths []int, room int, flex []int) {
 	total := 0
 	for _, w := range widths {
-		total += w
+		total += max(w, 0) // a dropped column (-1) takes no room
 	}
 	for _, only := range [][]int{flex, nil} {
 		for total > room {
@@ -289,7 +320,7 @@ func shrink(widths []int, room int, flex []int) {
 func widest(widths []int, only []int) int {
 	wide := -1
 	for i, w := range widths {
-		if only != nil && !slices.Contains(only, i) {
+		if w < 0 || (only != nil && !slices.Contains(only, i)) {
 			continue
 		}
 		if wide < 0 || w > widths[wide] {

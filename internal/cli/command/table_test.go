@@ -88,3 +88,24 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal a column no row fills is left out, title and all, and
+// gives its room to the others; piped, it stays, so fields keep their
+// numbers.
+func TestTableDropsEmptyColumnsOnATerminal(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var b strings.Builder
+		tb := NewTable(tableIO(tty, 20, false), &b, "id", "note", "title")
+		tb.Row("1", "", "a title of twenty chars")
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		want := "ID  TITLE\n1   a title of twen…\n"
+		if !tty {
+			want = "1\t\ta title of twenty chars\n"
+		}
+		if b.String() != want {
+			t.Errorf("tty %v: got %q, want %q", tty, b.String(), want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -280,7 +281,19 @@ func listRules(io *command.IO, asJSON bool) error {
 	if !command.IsTTY(io) {
 		return nil // piped: the rules alone, for cut and grep; --json has the rest
 	}
-	fmt.Fprintf(io.Out, "\ngroups (off unless listed in guard.groups): %s\n\n", strings.Join(guard.Groups(), ", "))
+	fmt.Fprintln(io.Out)
+	count := map[string]int{}
+	for _, r := range guard.RuleIndex() {
+		count[r.Group]++
+	}
+	groups := command.NewTable(io, io.Out, "group (off unless in guard.groups)", "rules")
+	for _, g := range guard.Groups() {
+		groups.Row(g, strconv.Itoa(count[g]))
+	}
+	if err := groups.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintln(io.Out)
 	sw := command.NewTable(io, io.Out, "switch (guard.switches)", "default", "governs").Flex(2)
 	for _, s := range guard.SwitchNames() {
 		def, _ := guard.SwitchDefault(s)
