@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
@@ -305,16 +304,15 @@ func listHosts(io *command.IO, env host.Env, asJSON bool) error {
 			Hosts []hostLine `json:"hosts"`
 		}{lines})
 	}
-	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tSEEN\tWRITES (default scope)")
+	tb := command.NewTable(io, io.Out, "host", "name", "seen", "scope", "writes").Flex(4)
 	for _, l := range lines {
 		mark := "-"
 		if l.Seen {
 			mark = "yes"
 		}
-		fmt.Fprintf(tw, "%s (%s)\t%s\t%s (%s)\n", l.Name, l.Display, mark, l.Path, l.Scope)
+		tb.Row(l.Name, l.Display, mark, l.Scope, l.Path)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tb.Render(); err != nil {
 		return err
 	}
 	if len(seen) == 0 {
