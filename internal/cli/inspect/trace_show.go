@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,9 +13,10 @@ import (
 
 // traceShowOptions are the flags of 'atreides trace show'.
 type traceShowOptions struct {
-	intent string
-	file   string
-	asJSON bool
+	intent  string
+	session string
+	file    string
+	asJSON  bool
 }
 
 func newTraceShowCmd(io *command.IO) *cobra.Command {
@@ -27,14 +29,21 @@ func newTraceShowCmd(io *command.IO) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.intent, "intent", "i", "", "only changes made under this intent")
+	f.StringVarP(&o.session, "session", "s", "", "only changes made by this session (an id, or the start of one)")
 	f.StringVarP(&o.file, "file", "f", "", "only changes to this file (project-relative)")
 	f.BoolVar(&o.asJSON, "json", false, "print the records as JSON lines")
 	return cmd
 }
 
 func (o *traceShowOptions) run(io *command.IO) error {
-	_, l, err := loadLedger(io)
+	root, l, err := loadLedger(io)
 	if err != nil {
+		return err
+	}
+	session, err := command.ResolveSession(root, o.session)
+	if errors.Is(err, command.ErrNoMatch) {
+		session = o.session // a session whose record is gone keeps its changes
+	} else if err != nil {
 		return err
 	}
 	entries, err := l.Entries()
@@ -56,7 +65,7 @@ func (o *traceShowOptions) run(io *command.IO) error {
 			continue
 		}
 		m := e.Record.Metadata.Atreides
-		if m == nil || (o.intent != "" && m.Intent != o.intent) || (want != "" && !hasFile(e.Record, want)) {
+		if m == nil || (o.intent != "" && m.Intent != o.intent) || (session != "" && m.Session != session) || (want != "" && !hasFile(e.Record, want)) {
 			continue
 		}
 		if o.asJSON {
