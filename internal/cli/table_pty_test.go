@@ -89,7 +89,7 @@ func TestTablesOnATerminal(t *testing.T) {
 		want   []string
 	}{
 		{[]string{"log"}, "TIME", []string{"d00dfeed ", "PreToolUse", "allow", "echo a very"}},
-		{[]string{"status"}, "SESSION", []string{"d00dfeed ", "claude", "active"}},
+		{[]string{"status"}, "SESSION", []string{"project ", "d00dfeed ", "claude", "active", "2 open todo(s)", "status -v"}},
 		{[]string{"todo"}, "ID", []string{"#1 ", "#2 ", "  short", "pending"}},
 		{[]string{"task", "list"}, "ID", []string{"#1 ", "not started"}},
 		{[]string{"check", "--rules"}, "RULE", []string{"git.reset-hard "}},

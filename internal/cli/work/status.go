@@ -76,11 +76,16 @@ func (o *statusOptions) run(io *command.IO) error {
 	return printStatusCompact(io, doc, time.Now())
 }
 
-// printStatusCompact prints one line per session and one about the
-// project: what a glance at a few sessions needs. Problems (unreadable
-// records, trace records missing) are always said in full.
+// printStatusCompact prints one line per session and, on a terminal, the
+// project and a line about its other items: what a glance at a few
+// sessions needs. Problems (unreadable records, trace records missing)
+// are always said in full.
 func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
-	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	tty := command.IsTTY(io)
+	if tty {
+		// Piped, the rows alone: a script cuts them.
+		fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	}
 	printStatusProblems(io, doc)
 	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
 		fmt.Fprintln(io.Out, noSessions)
@@ -102,7 +107,7 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 	if err := tb.Render(); err != nil {
 		return err
 	}
-	if sum := projectSummary(doc); sum != "" {
+	if sum := projectSummary(doc); sum != "" && tty {
 		fmt.Fprintln(io.Out, st.Dim(sum))
 	}
 	return nil
