@@ -101,9 +101,12 @@ func NewTable(io *IO, w stdio.Writer, header ...string) *Table {
 // line), since the rows to come cannot be measured.
 func NewStream(io *IO, w stdio.Writer, cols ...Column) (*Table, error) {
 	t := NewTable(io, w)
-	for _, c := range cols {
+	for i, c := range cols {
 		t.header = append(t.header, c.Title)
 		t.fixed = append(t.fixed, c.Width)
+		if c.Flex {
+			t.flex = append(t.flex, i)
+		}
 	}
 	if !t.tty {
 		return t, nil
@@ -113,10 +116,26 @@ func NewStream(io *IO, w stdio.Writer, cols ...Column) (*Table, error) {
 	return t, err
 }
 
-// Column is a streaming table's column: its title and fixed width.
+// Column is a streaming table's column: its title, its fixed width, and
+// whether it gives way first on a narrow terminal (Table.Flex).
 type Column struct {
 	Title string
 	Width int
+	Flex  bool
+}
+
+// Columns sets the titles and the flex columns of a table from the
+// columns a stream of the same rows would have (their widths are not
+// used: a table measures its rows).
+func (t *Table) Columns(cols ...Column) *Table {
+	t.header, t.flex = nil, nil
+	for i, c := range cols {
+		t.header = append(t.header, c.Title)
+		if c.Flex {
+			t.flex = append(t.flex, i)
+		}
+	}
+	return t
 }
 
 // Add appends a plain cell to the current row.
@@ -146,7 +165,11 @@ func (t *Table) EndRow() error {
 		t.rows = append(t.rows, row)
 		return nil
 	}
-	_, err := stdio.WriteString(t.w, t.line(row, t.fixed))
+	widths := t.fixed
+	if !t.tty {
+		widths = nil // piped: tab-separated, nothing cut
+	}
+	_, err := stdio.WriteString(t.w, t.line(row, widths))
 	return err
 }
 
@@ -272,27 +295,26 @@ func (t *Table) fit() []int {
 	return widths
 }
 
+// minOpen is the least a streaming table's open column gets: the
+// others give way first, the flex ones before the rest.
+const minOpen = 20
+
 // fitFixed gives a streaming table's open column (width 0) the rest of
-// the line, and cuts the others when even that does not fit.
+// the line, at least minOpen, the other columns cut to make room.
 func (t *Table) fitFixed() {
-	open := -1
-	for i, w := range t.fixed {
-		if w == 0 {
-			open = i
-			t.fixed[i] = t.width // measured against the line below
-		}
-	}
+	open := slices.Index(t.fixed, 0)
 	room := t.width - len(colGap)*(len(t.fixed)-1)
-	if open >= 0 {
-		used := 0
-		for i, w := range t.fixed {
-			if i != open {
-				used += w
-			}
-		}
-		t.fixed[open] = max(room-used, minCell)
+	if open < 0 {
+		shrink(t.fixed, room, t.flex)
+		return
 	}
-	shrink(t.fixed, room, t.flex)
+	t.fixed[open] = -1 // out of the sums below
+	shrink(t.fixed, room-minOpen, slices.DeleteFunc(slices.Clone(t.flex), func(i int) bool { return i == open }))
+	used := 0
+	for _, w := range t.fixed {
+		used += max(w, 0)
+	}
+	t.fixed[open] = max(room-used, minCell)
 }
 
 // shrink takes one character at a time from the widest of the flex

@@ -64,7 +64,7 @@ func TestTableColoursOnlyWhenAsked(t *testing.T) {
 
 func TestStreamHasFixedColumns(t *testing.T) {
 	var b strings.Builder
-	tb, err := NewStream(tableIO(true, 40, false), &b, Column{"time", 8}, Column{"what", 0})
+	tb, err := NewStream(tableIO(true, 40, false), &b, Column{Title: "time", Width: 8}, Column{Title: "what"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +73,20 @@ func TestStreamHasFixedColumns(t *testing.T) {
 	}
 	want := "TIME      WHAT\n12:00:00  " + strings.Repeat("y", 29) + "…\n"
 	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestStreamPipedIsTabSeparated(t *testing.T) {
+	var b strings.Builder
+	tb, err := NewStream(tableIO(false, 0, false), &b, Column{Title: "time", Width: 8}, Column{Title: "what"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Row("12:00:00", strings.Repeat("y", 50)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "12:00:00\t" + strings.Repeat("y", 50) + "\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }

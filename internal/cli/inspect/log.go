@@ -57,6 +57,8 @@ type logOptions struct {
 	local    bool
 	// machine is set when the trail is a team's: rows name the machine.
 	machine bool
+	// tty is set when the output is a terminal.
+	tty bool
 	// now and loc are the clock and time zone --since and the text view
 	// use (tests fix them).
 	now func() time.Time
@@ -129,6 +131,7 @@ func (o *logOptions) run(io *command.IO) error {
 	if o.stats {
 		return o.printStats(io, t, f)
 	}
+	o.tty = command.IsTTY(io)
 	if o.follow {
 		return o.runFollow(io, t, f, poll)
 	}
@@ -163,11 +166,13 @@ func (o *logOptions) runFollow(io *command.IO, t audit.Reader, f audit.Filter, p
 	if o.asJSON {
 		return t.Follow(ctx, f, poll, nil, func(line []byte) error { return writeLine(io.Out, line) })
 	}
-	tb, err := command.NewStream(io, io.Out, o.columns(t)...)
+	// The target, the open column, takes the rest of the line; on a
+	// narrow terminal it and the marks give way first.
+	cols := o.columns(t)
+	tb, err := command.NewStream(io, io.Out, cols...)
 	if err != nil {
 		return err
 	}
-	// (A stream's open column, the target, takes the rest of the line.)
 	return t.Follow(ctx, f, poll, nil, func(line []byte) error {
 		if r, ok := audit.RowOf(line); ok {
 			return o.addRow(io, tb, &r)
@@ -188,8 +193,7 @@ func (o *logOptions) printRecords(io *command.IO, t audit.Reader, f audit.Filter
 	if o.asJSON {
 		res, err = t.Read(f, func(line []byte) error { n++; return writeLine(out, line) })
 	} else {
-		cols := o.columns(t)
-		tb := command.NewTable(io, out, columnTitles(cols)...).Flex(len(cols)-2, len(cols)-1)
+		tb := command.NewTable(io, out).Columns(o.columns(t)...)
 		res, err = t.ReadRows(f, func(r *audit.Row) error { n++; return o.addRow(io, tb, r) })
 		if err == nil {
 			err = tb.Render()
@@ -219,22 +223,26 @@ func writeLine(w stdio.Writer, line []byte) error {
 // following (the rows to come cannot be measured): a shared trail's
 // rows say which of the team's machines wrote them.
 func (o *logOptions) columns(t audit.Reader) []command.Column {
-	cols := []command.Column{{Title: "time", Width: len(time.DateTime)}, {Title: "host", Width: 8}, {Title: "session", Width: 8}}
+	cols := []command.Column{{Title: "time", Width: len(o.timeLayout())}, {Title: "host", Width: 8}, {Title: "session", Width: 8}}
 	if _, shared := t.(*audit.Shared); shared {
 		o.machine = true
 		cols = append(cols, command.Column{Title: "machine", Width: 12})
 	}
-	return append(cols, command.Column{Title: "event", Width: 18}, command.Column{Title: "verdict", Width: 7},
-		command.Column{Title: "rule", Width: 24}, command.Column{Title: "tool", Width: 10},
-		command.Column{Title: "target", Width: 0}, command.Column{Title: "changed", Width: 30})
+	// Widths that hold the usual values: the host events (PreToolUse,
+	// BeforeTool, SessionStart), rule ids, tool names; longer ones are cut.
+	return append(cols, command.Column{Title: "event", Width: 12}, command.Column{Title: "verdict", Width: 7},
+		command.Column{Title: "rule", Width: 18}, command.Column{Title: "tool", Width: 8},
+		command.Column{Title: "target", Width: 0, Flex: true}, command.Column{Title: "changed", Width: 16, Flex: true})
 }
 
-func columnTitles(cols []command.Column) []string {
-	out := make([]string, len(cols))
-	for i, c := range cols {
-		out[i] = c.Title
+// timeLayout is how a record's time is shown: with its date, except on a
+// terminal following the trail, where every record is of the moment and
+// the target needs the room.
+func (o *logOptions) timeLayout() string {
+	if o.follow && o.tty {
+		return time.TimeOnly
 	}
-	return out
+	return time.DateTime
 }
 
 // addRow adds one record to the table; its marks (what the event changed:
@@ -245,7 +253,7 @@ func (o *logOptions) addRow(io *command.IO, tb *command.Table, r *audit.Row) err
 	if r.Block && verdict == "none" {
 		verdict = "block"
 	}
-	tb.AddPainted(r.Time.In(o.loc).Format(time.DateTime), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session)))
+	tb.AddPainted(r.Time.In(o.loc).Format(o.timeLayout()), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session)))
 	if o.machine {
 		tb.Add(orDash(r.Machine))
 	}
