@@ -39,9 +39,14 @@ func SessionCompletions(io *IO) []string {
 		return nil
 	}
 	slices.SortStableFunc(refs, func(a, b SessionRef) int { return b.Updated.Compare(a.Updated) })
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	n := ShortLen(ids)
 	out := make([]string, 0, len(refs))
 	for _, r := range refs {
-		out = append(out, fmt.Sprintf("%s\t%s, last event %s", ShortID(r.ID), r.Host, r.Updated.Local().Format(time.DateTime)))
+		out = append(out, fmt.Sprintf("%s\t%s, last event %s", ShortID(r.ID, n), r.Host, r.Updated.Local().Format(time.DateTime)))
 	}
 	return out
 }

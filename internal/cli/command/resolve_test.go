@@ -46,3 +46,31 @@ func TestHasStateCreatesNothing(t *testing.T) {
 		t.Errorf("SessionIDs of an empty project: %v, %v; state created: %v", ids, err, HasState(root))
 	}
 }
+
+// Short ids grow where two ids share their start, so that each one a list
+// shows names one id.
+func TestShortLen(t *testing.T) {
+	for _, tc := range []struct {
+		ids  []string
+		want int
+	}{
+		{nil, 8},
+		{[]string{"ab12cd34-1", "ff00ee11-2"}, 8},
+		{[]string{"ab12cd34-0001", "ab12cd34-0002", "zz"}, 13},
+		{[]string{"ab12cd34x", "ab12cd34y"}, 9},
+		{[]string{"s1", "s10"}, 8},
+	} {
+		n := ShortLen(tc.ids)
+		if n != tc.want {
+			t.Errorf("ShortLen(%q) = %d, want %d", tc.ids, n, tc.want)
+		}
+		seen := map[string]bool{}
+		for _, id := range tc.ids {
+			short := ShortID(id, n)
+			if got, err := ResolveID("session", short, tc.ids); err != nil || got != id {
+				t.Errorf("%q, shown %q, resolves to %q, %v", id, short, got, err)
+			}
+			seen[short] = true
+		}
+	}
+}

@@ -57,8 +57,10 @@ type logOptions struct {
 	local    bool
 	// machine is set when the trail is a team's: rows name the machine.
 	machine bool
-	// tty is set when the output is a terminal.
-	tty bool
+	// tty is set when the output is a terminal; idLen is then how much of
+	// a session id its rows show (command.SessionShortLen).
+	tty   bool
+	idLen int
 	// now and loc are the clock and time zone --since and the text view
 	// use (tests fix them).
 	now func() time.Time
@@ -131,7 +133,7 @@ func (o *logOptions) run(io *command.IO) error {
 	if o.stats {
 		return o.printStats(io, t, f)
 	}
-	o.tty = command.IsTTY(io)
+	o.tty, o.idLen = command.IsTTY(io), command.SessionShortLen(io, root)
 	if o.follow {
 		return o.runFollow(io, t, f, poll)
 	}
@@ -253,7 +255,7 @@ func (o *logOptions) addRow(io *command.IO, tb *command.Table, r *audit.Row) err
 	if r.Block && verdict == "none" {
 		verdict = "block"
 	}
-	tb.AddPainted(r.Time.In(o.loc).Format(o.timeLayout()), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session)))
+	tb.AddPainted(r.Time.In(o.loc).Format(o.timeLayout()), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session, o.idLen)))
 	if o.machine {
 		tb.Add(orDash(r.Machine))
 	}

@@ -57,6 +57,7 @@ func (o *traceShowOptions) run(io *command.IO) error {
 		return nil
 	}
 	want := strings.TrimPrefix(o.file, "./")
+	idLen := command.SessionShortLen(io, root)
 	st := command.StyleOf(io)
 	tb := command.NewTable(io, io.Out, "seq", "time", "change", "file", "lines", "intent", "session", "tool").Flex(3)
 	for _, e := range entries {
@@ -76,7 +77,7 @@ func (o *traceShowOptions) run(io *command.IO) error {
 		for _, f := range e.Record.Files {
 			tb.AddPainted(command.NumberCell(io, int(m.Seq)), st.Bold).AddPainted(e.Record.Timestamp, st.Dim)
 			tb.AddPainted(m.Change, func(s string) string { return st.Paint(command.SGRCyan, s) }).Add(f.Path).Add(lineRanges(f))
-			tb.Add(orDash(m.Intent)).Add(orDash(command.IDCell(io, m.Session))).Add(m.HostTool).EndRow()
+			tb.Add(orDash(m.Intent)).Add(orDash(command.IDCell(io, m.Session, idLen))).Add(m.HostTool).EndRow()
 		}
 	}
 	return tb.Render()

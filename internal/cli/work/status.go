@@ -92,13 +92,18 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 	}
 	st := command.StyleOf(io)
 	tb := command.NewTable(io, io.Out, "session", "host", "state", "phase", "age", "todos", "last decision").Flex(6)
+	ids := make([]string, len(doc.Sessions))
+	for i, s := range doc.Sessions {
+		ids[i] = s.ID
+	}
+	n := command.ShortLen(ids)
 	for i := range doc.Sessions {
 		s := &doc.Sessions[i]
 		state := "active"
 		if s.Ended != "" {
 			state = "ended"
 		}
-		tb.AddPainted(command.IDCell(io, s.ID), st.Bold).Add(s.Host).Add(state).Add(cmp.Or(s.Phase, "-")).Add(age(now.Sub(s.Updated)))
+		tb.AddPainted(command.IDCell(io, s.ID, n), st.Bold).Add(s.Host).Add(state).Add(cmp.Or(s.Phase, "-")).Add(age(now.Sub(s.Updated)))
 		tb.Add(strconv.Itoa(sessionOpenTodos(doc.Todos, s))).AddPainted(lastDecision(s), st.Verdict)
 		if err := tb.EndRow(); err != nil {
 			return err
