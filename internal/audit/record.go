@@ -67,7 +67,18 @@ type Origin = store.Origin
 // and are read through here too, so `log --verdict allow` finds them.
 // Other events keep "none" when nothing was decided: no call was allowed.
 func VerdictOf(kind, verdict string) string {
-	if verdict == event.None.String() && toolCall(kind) {
+	if toolCall(kind) {
+		return CallVerdict(verdict)
+	}
+	return verdict
+}
+
+// CallVerdict is VerdictOf for a tool call: "allow" for a call no handler
+// stopped, whether one allowed it or none spoke ("none", or "" where a
+// record leaves the verdict out, as a session's list of its last calls
+// does).
+func CallVerdict(verdict string) string {
+	if verdict == "" || verdict == event.None.String() {
 		return event.Allow.String()
 	}
 	return verdict

@@ -145,10 +145,7 @@ func lastDecision(s *view.StatusSession) string {
 		return "-"
 	}
 	c := s.LastCalls[len(s.LastCalls)-1]
-	verdict := cmp.Or(c.Verdict, "allow")
-	if c.Outcome == "blocked" && verdict == "allow" {
-		verdict = "deny"
-	}
+	verdict := command.CallVerdict(c.Verdict)
 	if c.Rule != "" {
 		return verdict + " " + c.Rule
 	}
