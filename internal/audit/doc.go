@@ -7,8 +7,10 @@
 // # What is recorded
 //
 // Every tool call a host asks about (pre_tool, permission_request), whatever
-// the answer, including "none" (atreides said nothing and the host's own
-// permission flow applied): that is the trail of what an agent ran. The
+// the answer: that is the trail of what an agent ran. A call atreides let
+// through is recorded "allow" whether a rule allowed it or none spoke (then
+// the host's own permission flow applied, and the rule is empty); older
+// trails say "none" for the latter, and are read as "allow" ([VerdictOf]). The
 // few lifecycle events of a session (session_start, session_end,
 // pre_compact, subagent_start, subagent_stop), decided or not: a handful
 // per session, and a session's timeline starts, ends and splits there.

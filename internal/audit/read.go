@@ -22,10 +22,13 @@ var FilterVerdicts = []string{"allow", "ask", "deny", "none", "block"}
 
 // Filter selects records; the zero Filter selects all.
 type Filter struct {
-	Since    time.Time // records at or after it
-	Session  string
-	Host     string
-	Verdicts []string // any of them: allow, ask, deny, none, or block (an event refused or kept going)
+	Since   time.Time // records at or after it
+	Session string
+	// SessionPrefix takes Session as the start of the ids it selects (a
+	// short id of a session whose record is gone, its trail kept).
+	SessionPrefix bool
+	Host          string
+	Verdicts      []string // any of them: allow, ask, deny, none, or block (an event refused or kept going)
 	// Rule is a rule id, or a prefix of one when it ends in "." or "*"
 	// ("self." and "git.*" select every rule of those groups).
 	Rule string
@@ -43,13 +46,13 @@ func (f *Filter) match(v *fields) bool {
 	if f.since != "" && !f.after(v.time) {
 		return false
 	}
-	if f.Session != "" && !eq(v.session, f.Session) {
+	if f.Session != "" && !f.sessionIs(v.session) {
 		return false
 	}
 	if f.Host != "" && !eq(v.host, f.Host) {
 		return false
 	}
-	if len(f.Verdicts) > 0 && !slices.ContainsFunc(f.Verdicts, func(s string) bool { return eq(v.verdict, s) || (s == "block" && v.block) }) {
+	if len(f.Verdicts) > 0 && !slices.ContainsFunc(f.Verdicts, func(s string) bool { return v.verdictIs(s) || (s == "block" && v.block) }) {
 		return false
 	}
 	if f.Rule != "" {
@@ -63,6 +66,24 @@ func (f *Filter) match(v *fields) bool {
 		return rule == f.Rule
 	}
 	return true
+}
+
+// sessionIs reports whether a record's session is the one f selects.
+func (f *Filter) sessionIs(raw []byte) bool {
+	if f.SessionPrefix {
+		return strings.HasPrefix(str(raw), f.Session)
+	}
+	return eq(raw, f.Session)
+}
+
+// verdictIs reports whether the record's verdict, as VerdictOf reads
+// it, is want. Only "none" of a tool call reads otherwise, so the text
+// is compared first and the event only then looked at.
+func (v *fields) verdictIs(want string) bool {
+	if !eq(v.verdict, "none") {
+		return eq(v.verdict, want)
+	}
+	return VerdictOf(str(v.event), "none") == want
 }
 
 // after reports whether a record's time is at or after f.Since. Records
@@ -151,7 +172,7 @@ func readRows(t trail, f Filter, fn func(*Row) error) (Result, error) {
 func (v *fields) row(r *Row) {
 	r.Time, _ = time.Parse(time.RFC3339Nano, str(v.time))
 	r.Host, r.Session, r.HostEvent = str(v.host), str(v.session), str(v.hostEvent)
-	r.Verdict, r.Rule, r.Tool, r.Block = str(v.verdict), str(v.rule), str(v.tool), v.block
+	r.Verdict, r.Rule, r.Tool, r.Block = VerdictOf(str(v.event), str(v.verdict)), str(v.rule), str(v.tool), v.block
 	r.Target, r.Machine = str(v.command), str(v.machine)
 	if r.Target == "" && len(v.paths) > 0 {
 		var paths []string

@@ -40,7 +40,7 @@ type Record struct {
 	Tool        string   `json:"tool"` // the host's tool name, e.g. Bash
 	Command     string   `json:"command,omitempty"`
 	Paths       []string `json:"paths,omitempty"`
-	Verdict     string   `json:"verdict"` // allow, ask, deny or none
+	Verdict     string   `json:"verdict"` // allow, ask, deny or none (see [VerdictOf])
 	Rule        string   `json:"rule"`
 	Reason      string   `json:"reason,omitempty"`
 	Block       bool     `json:"block"`
@@ -70,6 +70,35 @@ type Record struct {
 // machines (the store's [store.Origin] of the team store). The zero
 // Origin, for a trail of one machine, adds nothing.
 type Origin = store.Origin
+
+// VerdictOf is the verdict a record of an event of kind says: a tool call
+// atreides let through is "allow", whether a handler said so or none
+// spoke (then the host's own permission flow applied; the record's rule is
+// empty). Records written before this was so say "none" for such a call,
+// and are read through here too, so `log --verdict allow` finds them.
+// Other events keep "none" when nothing was decided: no call was allowed.
+func VerdictOf(kind, verdict string) string {
+	if toolCall(kind) {
+		return CallVerdict(verdict)
+	}
+	return verdict
+}
+
+// CallVerdict is VerdictOf for a tool call: "allow" for a call no handler
+// stopped, whether one allowed it or none spoke ("none", or "" where a
+// record leaves the verdict out, as a session's list of its last calls
+// does).
+func CallVerdict(verdict string) string {
+	if verdict == "" || verdict == event.None.String() {
+		return event.Allow.String()
+	}
+	return verdict
+}
+
+// toolCall reports whether an event of kind asks about a tool call.
+func toolCall(kind string) bool {
+	return kind == string(event.PreTool) || kind == string(event.PermissionRequest)
+}
 
 // Line is one decided event's line as the trail stores it, the project's
 // file and a team store's bucket alike (the same bytes): one JSON object
@@ -122,7 +151,7 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 		HostEvent: sanitize.String(ev.HostEvent, maxName),
 		Agent:     sanitize.String(ev.AgentType, maxName),
 		Tool:      sanitize.String(ev.Tool.Raw, maxName),
-		Verdict:   d.Verdict.String(),
+		Verdict:   VerdictOf(string(ev.Kind), d.Verdict.String()),
 		Rule:      sanitize.String(d.Rule, maxName),
 		Block:     d.Block,
 		TotalUS:   total.Microseconds(),

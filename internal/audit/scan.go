@@ -11,6 +11,7 @@ import (
 // quotes, escapes undone only when compared (see str).
 type fields struct {
 	time, host, session, verdict, rule []byte
+	event                              []byte // the engine's kind, for VerdictOf
 	block                              bool
 	// For the text view only (see Row).
 	hostEvent, tool, command []byte
@@ -102,6 +103,8 @@ func (f *fields) set(key, v []byte) {
 		f.session = v
 	case "verdict":
 		f.verdict = v
+	case "event":
+		f.event = v
 	case "rule":
 		f.rule = v
 	case "host_event":

@@ -30,7 +30,7 @@ func TestAnchorCommand(t *testing.T) {
 		t.Errorf("add without text succeeded")
 	}
 	out, _, err := run("list")
-	if err != nil || !strings.Contains(out, "#1 [critical] constraint: never touch prod (just now)") {
+	if err != nil || out != "1\tcritical\tconstraint\tnever touch prod\tjust now\n" {
 		t.Errorf("list: %q %v", out, err)
 	}
 	out, _, _ = run("list", "--json")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/spf13/cobra"
 )
 
@@ -51,4 +52,62 @@ func (o *completionOptions) run(io *command.IO, root *cobra.Command) error {
 		return fmt.Errorf("write the %s completion: %w", o.shell, err)
 	}
 	return nil
+}
+
+// completing reports whether a command line is a shell asking for
+// completions (cobra's hidden __complete command): only then are the
+// dynamic completions wired in, so no other command pays for the walk.
+func completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
+}
+
+// addDynamicCompletion offers, under root, what the project and the host
+// registry hold: host names for --host and for install's and uninstall's
+// arguments, and the sessions for --session. A completion set by the
+// command itself (command.CompleteValues: log's verdicts; work's todo and
+// task numbers) is left as it is.
+func addDynamicCompletion(io *command.IO, root *cobra.Command) {
+	hosts := cobra.FixedCompletions(hostNames(), cobra.ShellCompDirectiveNoFileComp)
+	flags := []struct {
+		name string
+		fn   cobra.CompletionFunc
+	}{
+		{"host", hosts},
+		{"session", command.CompleteWith(io, command.SessionCompletions)},
+	}
+	walkCommands(root, func(c *cobra.Command) {
+		for _, f := range flags {
+			if c.Flags().Lookup(f.name) != nil {
+				_ = c.RegisterFlagCompletionFunc(f.name, f.fn) // taken already: kept
+			}
+		}
+		if c.ValidArgsFunction == nil && len(c.ValidArgs) == 0 {
+			c.ValidArgsFunction = argCompletion(c, hosts)
+		}
+	})
+}
+
+// argCompletion completes the hosts install and uninstall take; nil for
+// other commands.
+func argCompletion(c *cobra.Command, hosts cobra.CompletionFunc) cobra.CompletionFunc {
+	if c.HasParent() && !c.Parent().HasParent() && (c.Name() == "install" || c.Name() == "uninstall") {
+		return hosts
+	}
+	return nil
+}
+
+// hostNames are the registry's hosts, as commands take them.
+func hostNames() []string {
+	var names []string
+	for _, h := range all.All() {
+		names = append(names, h.Name)
+	}
+	return names
+}
+
+func walkCommands(c *cobra.Command, fn func(*cobra.Command)) {
+	fn(c)
+	for _, sub := range c.Commands() {
+		walkCommands(sub, fn)
+	}
 }

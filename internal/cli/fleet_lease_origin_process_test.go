@@ -33,7 +33,7 @@ func TestTeamLeaseFromAnotherCheckout(t *testing.T) {
 	if out, code := run(b, nil, "intent", "select", "docs", "--session", "sb"); code == 0 || !strings.Contains(out, "held by "+from+" since") {
 		t.Errorf("b selecting a's intent: exit %d: %s", code, out)
 	}
-	for dir, want := range map[string]string{b: "[held by sa (from checkout " + a + ") since", a: "[held by sa since"} {
+	for dir, want := range map[string]string{b: "by sa (from checkout " + a + ") since", a: "by sa since"} {
 		if out, code := run(dir, nil, "intent", "list"); code != 0 || !strings.Contains(out, want) {
 			t.Errorf("intent list in %s: exit %d, want %q in:\n%s", filepath.Base(dir), code, want, out)
 		}

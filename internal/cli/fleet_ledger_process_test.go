@@ -82,7 +82,7 @@ func TestTeamLedgerTwoCheckouts(t *testing.T) {
 		}
 		show := string(run(dir, nil, "trace", "show"))
 		for _, w := range writes {
-			if !strings.Contains(show, w.rel) || !strings.Contains(show, "session="+w.session) {
+			if !strings.Contains(show, w.rel) || !strings.Contains(show, "\t"+w.session+"\t") {
 				t.Errorf("%s: trace show does not list %s by %s:\n%s", filepath.Base(dir), w.rel, w.session, show)
 			}
 		}

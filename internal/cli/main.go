@@ -16,6 +16,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	io := &command.IO{Process: hook.Process{In: stdin, Out: stdout, Err: stderr, Getenv: os.Getenv, Getwd: os.Getwd}}
 	if f, ok := stdout.(*os.File); ok {
 		io.Color = command.ColorFor(f, os.Getenv)
+		io.Term = command.TermFor(f)
 	}
 	return Run(io, args[1:])
 }
@@ -45,9 +46,11 @@ func exitCode(io *command.IO, name string, err error) int {
 	var pe *command.ProblemsError
 	var es command.ExitStatus
 	prefix, help := "atreides", "'atreides help' for the list of commands"
+	if name != "" && name != "help" {
+		help = "'" + prefix + " " + name + " --help' for usage"
+	}
 	if name != "" {
 		prefix += " " + name
-		help = "'" + prefix + " --help' for usage"
 	}
 	switch {
 	case errors.As(err, &es):

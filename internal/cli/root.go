@@ -18,19 +18,39 @@ import (
 )
 
 // rootAbout is the head of atreides's help: the hosts of the registry by
-// how they reach atreides (host.Transport).
+// how they reach atreides (host.Transport), wrapped to the help's width
+// whatever their names' lengths.
 func rootAbout() string {
 	plugins := command.HostDisplays(all.Via(host.Serve))
 	for i, d := range plugins {
 		plugins[i] = d + "'s"
 	}
-	s := command.AppendList("atreides: guardrails and orchestration for AI coding agents.\n\n"+
-		"Agent hosts call atreides on every hook event: ", command.HostDisplays(all.Via(host.Hook)))
+	s := command.AppendList("Agent hosts call atreides on every hook event: ", command.HostDisplays(all.Via(host.Hook)))
 	s = command.AppendList(s+" run 'atreides hook <host>'; ", plugins)
-	return s + ` plugin keeps one
-'atreides serve --stdio' running. For each event atreides decides allow,
-ask or deny for commands and file access, keeps the session's state under
-.atreides/, and injects context for the agent.`
+	s += ` plugin keeps one 'atreides serve --stdio' running. For each event
+atreides decides allow, ask or deny for commands and file access, keeps the
+session's state under .atreides/, and injects context for the agent.`
+	return "atreides: guardrails and orchestration for AI coding agents.\n\n" + wrap(s, command.HelpWidth)
+}
+
+// wrap breaks s into lines of at most width characters, between words.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	col := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case col+1+len(w) > width:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(w)
+		col += len(w)
+	}
+	return b.String()
 }
 
 // rootFooter is the foot of atreides's help: how to start with each host
@@ -162,7 +182,8 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 	root.SetIn(io.In)
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &command.UsageError{Msg: err.Error()} })
+	root.SetFlagErrorFunc(command.FlagError)
+	root.SetHelpCommand(newHelpCmd(root))
 	subHelp := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
 		if cmd == root {
@@ -175,6 +196,9 @@ func newRootCmd(io *command.IO, args []string) *cobra.Command {
 		cmd := c(io)
 		argsAreUsage(cmd)
 		root.AddCommand(cmd)
+	}
+	if completing(args) {
+		addDynamicCompletion(io, root)
 	}
 	return root
 }

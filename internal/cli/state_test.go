@@ -57,7 +57,7 @@ func runIn(t *testing.T, dir string, args ...string) (string, error) {
 // TestStatusListsAroundUnreadable: one bad record never hides the others.
 func TestStatusListsAroundUnreadable(t *testing.T) {
 	dir := damagedProject(t)
-	out, err := runIn(t, dir, "status")
+	out, err := runIn(t, dir, "status", "-v")
 	if err != nil || !strings.Contains(out, "session good") || !strings.Contains(out, "unreadable session record bad") {
 		t.Errorf("status: %v\n%s", err, out)
 	}
@@ -112,7 +112,7 @@ func TestDoctorReportsQuarantine(t *testing.T) {
 	if out, _ := runIn(t, dir, "doctor"); !strings.Contains(out, "state quarantine") {
 		t.Errorf("doctor:\n%s", out)
 	}
-	out, err := runIn(t, dir, "status")
+	out, err := runIn(t, dir, "status", "-v")
 	if err != nil || strings.Contains(out, "unreadable") || !strings.Contains(out, "session bad") {
 		t.Errorf("status after the repair: %v\n%s", err, out)
 	}

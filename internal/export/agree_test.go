@@ -78,7 +78,7 @@ func TestExportAgreesWithStatus(t *testing.T) {
 	for _, want := range []string{
 		"## Strikes pending (1)",
 		"- open todos: 2 of the session, 1 of the project; 1 strike(s) pending",
-		"| Bash | go test ./... | none | failed | 61.0 s |",
+		"| Bash | go test ./... | allow | failed | 61.0 s |",
 		"#3 task: Update the changelog (pending)",
 	} {
 		if !strings.Contains(md.String(), want) {

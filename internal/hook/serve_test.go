@@ -206,7 +206,7 @@ func TestServeOpenCode(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(got) != 3 || !strings.HasPrefix(got[0], "pre_tool deny ") || !strings.HasSuffix(got[0], " rm -rf ~/victim") ||
-		got[1] != "pre_tool none  block=false ls -la" || !strings.HasPrefix(got[2], "stop none  block=true") {
+		got[1] != "pre_tool allow  block=false ls -la" || !strings.HasPrefix(got[2], "stop none  block=true") {
 		t.Errorf("audit trail:\n%s", strings.Join(got, "\n"))
 	}
 }

@@ -150,7 +150,7 @@ func TestKiloTodoContinuation(t *testing.T) {
 	if n == 0 {
 		t.Fatalf("no continuation prompt reached the model:\n%s", p.Fake.Summary())
 	}
-	if out := p.Atreides("todo", "list", "--all"); !strings.Contains(out, "[x] #1 write the report") {
+	if out := p.Atreides("todo", "list", "--all"); !strings.Contains(out, "1\tdone\t\twrite the report") {
 		t.Errorf("todo not done:\n%s", out)
 	}
 	mains := p.Fake.MainRequests()

@@ -95,7 +95,7 @@ func TestOpenCodeTodoContinuation(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d continuation prompts in the conversation, want 1:\n%s", n, p.Fake.Summary())
 	}
-	if out := p.Atreides("todo", "list", "--all"); !strings.Contains(out, "[x] #1 write the report") {
+	if out := p.Atreides("todo", "list", "--all"); !strings.Contains(out, "1\tdone\t\twrite the report") {
 		t.Errorf("todo not done:\n%s", out)
 	}
 	// Loop-safe: once done, no further continuation.

@@ -89,7 +89,7 @@ func scenarioNoProgress(t *testing.T) {
 		}
 		before = n
 	}
-	if out := p.Atreides("status"); !strings.Contains(out, "without progress") {
+	if out := p.Atreides("status", "-v"); !strings.Contains(out, "without progress") {
 		t.Errorf("status does not show the stop gate giving up:\n%s", out)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 )
 
-// helpWidth is the last column help text is written to.
-const helpWidth = 79
+// HelpWidth is the last column help text is written to.
+const HelpWidth = 79
 
 // HostDisplays are the display names of hosts (all.All, all.Via), in
 // their order: the help texts that list the hosts list them from the
@@ -35,7 +35,7 @@ func AppendList(text string, items []string) string {
 			}
 			b.WriteString(strings.TrimSuffix(sep, " "))
 			col += len(sep) - 1
-			if col+1+len(it) > helpWidth {
+			if col+1+len(it) > HelpWidth {
 				b.WriteByte('\n')
 				col = 0
 			} else {

@@ -9,4 +9,7 @@ type IO struct {
 	hook.Process
 	// Color reports whether Out takes colour (style.go); nil means no.
 	Color func() bool
+	// Term reports whether Out is a terminal and its width (table.go);
+	// nil means it is not one.
+	Term func() (bool, int)
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"golang.org/x/term"
 )
 
@@ -65,6 +66,11 @@ func (s Style) Verdict(v string) string {
 	}
 	return s.Paint(SGRCyan, v)
 }
+
+// CallVerdict is the verdict on a tool call as lists say it: "allow" for
+// one atreides let through, whether a rule allowed it or none spoke
+// (audit.CallVerdict, the trail's reading).
+func CallVerdict(verdict string) string { return audit.CallVerdict(verdict) }
 
 // OneLine is s on one line, cut to n characters with an ellipsis, for a
 // table cell or a list item.

@@ -3,7 +3,6 @@ package govern
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -48,14 +47,14 @@ func (o *intentListOptions) run(io *command.IO) error {
 		return nil
 	}
 	st := command.StyleOf(io)
-	tw := tabwriter.NewWriter(io.Out, 0, 4, 2, ' ', 0)
+	tb := command.NewTable(io, io.Out, "id", "status", "title", "scope", "held").Flex(2, 3)
 	for _, r := range rows {
 		held := ""
 		if r.Since != nil { // the project was read, and the intent is held
 			from := governance.From(p, govstate.Key.Read(p).Lock(r.ID).Origin)
-			held = fmt.Sprintf("[held by %s%s since %s]", r.Holder, from, r.Since.UTC().Format(time.RFC3339))
+			held = fmt.Sprintf("by %s%s since %s", r.Holder, from, r.Since.UTC().Format(time.RFC3339))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t(%s)\t%s\n", st.Bold(r.ID), st.Verdict(r.Status), r.Title, strings.Join(r.Scope, ", "), held)
+		tb.AddPainted(r.ID, st.Bold).AddPainted(r.Status, st.Verdict).Add(r.Title).Add(strings.Join(r.Scope, ", ")).Add(held).EndRow()
 	}
-	return tw.Flush()
+	return tb.Render()
 }

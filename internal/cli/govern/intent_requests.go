@@ -44,8 +44,13 @@ func (o *intentRequestsOptions) run(io *command.IO) error {
 		fmt.Fprintln(io.Out, "no scope expansion requests")
 		return nil
 	}
+	st := command.StyleOf(io)
+	root, _ := command.CwdRoot(io) // found already, by ReadProject
+	idLen := command.SessionShortLen(io, root)
+	tb := command.NewTable(io, io.Out, "id", "status", "intent", "session", "paths", "reason").Flex(4, 5)
 	for _, r := range govstate.Key.Read(p).Expansions {
-		fmt.Fprintf(io.Out, "#%d %s intent=%s session=%s%s paths=%s reason=%q\n", r.ID, r.Status, r.Intent, r.Session, governance.From(p, r.Origin), strings.Join(r.Paths, ","), r.Reason)
+		tb.AddPainted(command.NumberCell(io, r.ID), st.Bold).AddPainted(r.Status, st.Verdict).Add(r.Intent)
+		tb.Add(command.IDCell(io, r.Session, idLen) + governance.From(p, r.Origin)).Add(strings.Join(r.Paths, ",")).Add(r.Reason).EndRow()
 	}
-	return nil
+	return tb.Render()
 }

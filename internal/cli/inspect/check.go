@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -80,7 +81,7 @@ func NewCheckCmd(io *command.IO) *cobra.Command {
 	f.StringVarP(&o.tool, "tool", "t", "shell", "shell, read, write, edit or search")
 	command.CompleteValues(cmd, "tool", "shell", "read", "write", "edit", "search")
 	f.BoolVar(&o.jsonl, "jsonl", false, "read JSON requests from stdin, one per line")
-	f.BoolVar(&o.rules, "rules", false, "list the rule ids, groups and switches")
+	f.BoolVar(&o.rules, "rules", false, "list the rules (verdict, group, switch, what each stops), groups and switches")
 	f.BoolVar(&o.exitCode, "exit-code", false, "exit 3 when the verdict is deny")
 	return cmd
 }
@@ -269,17 +270,41 @@ func listRules(io *command.IO, asJSON bool) error {
 		}
 		return command.PrintJSON(io, doc)
 	}
-	fmt.Fprintln(io.Out, "rules:")
-	for _, id := range guard.RuleIDs() {
-		fmt.Fprintf(io.Out, "  %s\n", id)
+	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "rule", "verdict", "group", "description").Flex(3)
+	for _, r := range guard.RuleIndex() {
+		about := r.Summary
+		if r.Switch != "" {
+			// A switch sets the verdict: said first, so no cut hides it.
+			about = "(switch " + r.Switch + ") " + about
+		}
+		tb.Add(r.ID).AddPainted(r.Verdict, st.Verdict).Add(orDash(r.Group)).Add(about).EndRow()
 	}
-	fmt.Fprintf(io.Out, "groups (off unless listed in guard.groups): %s\n", strings.Join(guard.Groups(), ", "))
-	fmt.Fprintln(io.Out, "switches (guard.switches):")
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	if !command.IsTTY(io) {
+		return nil // piped: the rules alone, for cut and grep; --json has the rest
+	}
+	fmt.Fprintln(io.Out)
+	count := map[string]int{}
+	for _, r := range guard.RuleIndex() {
+		count[r.Group]++
+	}
+	groups := command.NewTable(io, io.Out, "group (off unless in guard.groups)", "rules")
+	for _, g := range guard.Groups() {
+		groups.Row(g, strconv.Itoa(count[g]))
+	}
+	if err := groups.Render(); err != nil {
+		return err
+	}
+	fmt.Fprintln(io.Out)
+	sw := command.NewTable(io, io.Out, "switch (guard.switches)", "default", "governs").Flex(2)
 	for _, s := range guard.SwitchNames() {
 		def, _ := guard.SwitchDefault(s)
-		fmt.Fprintf(io.Out, "  %s (default %s)\n", s, def)
+		sw.Add(s).AddPainted(def, st.Verdict).Add(guard.SwitchDoc(s)).EndRow()
 	}
-	return nil
+	return sw.Render()
 }
 
 func writeJSONLine(io *command.IO, v any) error {

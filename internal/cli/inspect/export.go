@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -64,8 +65,15 @@ func (o *exportOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
+	// A short id, as status and log show it, names its session.
+	id, err := command.ResolveSession(root, o.session)
+	if errors.Is(err, command.ErrNoMatch) {
+		id = o.session // export says there is no such session
+	} else if err != nil {
+		return err
+	}
 	c, _ := command.LoadConfig(root) // the built-in one when the files do not load
-	doc, err := export.Session(context.Background(), root, view.OptionsOf(c, policy.ConfigDir()), o.session, hook.Version(), time.Now())
+	doc, err := export.Session(context.Background(), root, view.OptionsOf(c, policy.ConfigDir()), id, hook.Version(), time.Now())
 	if err != nil {
 		return err
 	}

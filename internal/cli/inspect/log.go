@@ -3,6 +3,7 @@ package inspect
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -12,8 +13,8 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
@@ -30,12 +31,16 @@ shares in the team store, each record naming the machine and checkout it
 came from (--local reads this checkout's own file instead).
 
 Filters combine: --since 2h (or 30m, 7d, 2w, a day 2026-11-23, an RFC 3339
-time), --session ID, --verdict deny (allow, ask, deny, none, or block for an
-event refused or kept going; repeat or comma-separate for several),
+time), --session ID (or the start of one, as the table shows it),
+--verdict deny (allow for a call let through, ask, deny, none for an event
+on which nothing was decided, or block for an event refused or kept going;
+repeat or comma-separate for several),
 --rule git.reset-hard (a rule id; "self." or "git.*" for a group), --host
 claude.
 
---json prints the records as JSON lines, exactly as stored (docs/audit.md
+On a terminal the records are a table with a header row, cut to its
+width; piped, they are one line each, tab-separated, nothing cut, for cut
+and awk. --json prints the records as JSON lines, exactly as stored (docs/audit.md
 lists the keys); --stats counts what was stopped, by rule and by day (with
 --json, one object). --follow keeps printing records as they are written.`
 
@@ -50,6 +55,12 @@ type logOptions struct {
 	asJSON   bool
 	stats    bool
 	local    bool
+	// machine is set when the trail is a team's: rows name the machine.
+	machine bool
+	// tty is set when the output is a terminal; idLen is then how much of
+	// a session id its rows show (command.SessionShortLen).
+	tty   bool
+	idLen int
 	// now and loc are the clock and time zone --since and the text view
 	// use (tests fix them).
 	now func() time.Time
@@ -67,7 +78,7 @@ func NewLogCmd(io *command.IO) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.since, "since", "", "only records from this time on: 2h, 7d, 2026-11-23, or RFC 3339")
-	f.StringVarP(&o.session, "session", "s", "", "only this session's records")
+	f.StringVarP(&o.session, "session", "s", "", "only this session's records (an id, or the start of one)")
 	f.StringSliceVar(&o.verdicts, "verdict", nil, "only these verdicts: allow, ask, deny, none, block")
 	f.StringVarP(&o.rule, "rule", "r", "", `only this rule, or a group: "self." or "git.*"`)
 	f.StringVar(&o.host, "host", "", "only this host's records ("+all.Names()+")")
@@ -75,6 +86,7 @@ func NewLogCmd(io *command.IO) *cobra.Command {
 	f.BoolVar(&o.asJSON, "json", false, "print JSON lines (with --stats, one JSON object)")
 	f.BoolVar(&o.stats, "stats", false, "count what was stopped, by rule and by day")
 	f.BoolVar(&o.local, "local", false, "in a team's project, read this checkout's own file, not the shared trail")
+	command.CompleteValues(cmd, "verdict", audit.FilterVerdicts...)
 	return cmd
 }
 
@@ -108,9 +120,12 @@ func (o *logOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
+	if err := o.resolveSession(root, &f); err != nil {
+		return err
+	}
 	var t audit.Reader = audit.New(project.StateDir(root), nil)
 	poll := 250 * time.Millisecond
-	if !o.local {
+	if !o.local && command.HasState(root) {
 		if sh, ok := audit.Of(fleet.Open(root)).(*audit.Shared); ok {
 			t, poll = sh, time.Second // a poll is a connection and a transaction
 		}
@@ -118,22 +133,73 @@ func (o *logOptions) run(io *command.IO) error {
 	if o.stats {
 		return o.printStats(io, t, f)
 	}
+	o.tty, o.idLen = command.IsTTY(io), command.SessionShortLen(io, root)
 	if o.follow {
-		// Unbuffered: each record shows as soon as it is written.
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-		defer stop()
-		return t.Follow(ctx, f, poll, nil, o.lineWriter(io, io.Out))
+		return o.runFollow(io, t, f, poll)
 	}
+	return o.printRecords(io, t, f)
+}
+
+// resolveSession turns --session into the id of the one recorded session
+// it starts (command.ResolveID). A prefix no recorded session has may
+// still name one whose record was pruned while its trail is kept: the
+// trail is then filtered by the prefix itself.
+func (o *logOptions) resolveSession(root string, f *audit.Filter) error {
+	if o.session == "" {
+		return nil
+	}
+	id, err := command.ResolveSession(root, o.session)
+	switch {
+	case errors.Is(err, command.ErrNoMatch):
+		f.SessionPrefix = true
+		return nil
+	case err != nil:
+		return err
+	}
+	f.Session = id
+	return nil
+}
+
+// runFollow prints records as they are written, until interrupted.
+func (o *logOptions) runFollow(io *command.IO, t audit.Reader, f audit.Filter, poll time.Duration) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	// Unbuffered: each record shows as soon as it is written.
+	if o.asJSON {
+		return t.Follow(ctx, f, poll, nil, func(line []byte) error { return writeLine(io.Out, line) })
+	}
+	// The target, the open column, takes the rest of the line; on a
+	// narrow terminal it and the marks give way first.
+	cols := o.columns(t)
+	tb, err := command.NewStream(io, io.Out, cols...)
+	if err != nil {
+		return err
+	}
+	return t.Follow(ctx, f, poll, nil, func(line []byte) error {
+		if r, ok := audit.RowOf(line); ok {
+			return o.addRow(io, tb, &r)
+		}
+		return nil
+	})
+}
+
+// printRecords prints the matching records: as stored for --json, else
+// as a table.
+func (o *logOptions) printRecords(io *command.IO, t audit.Reader, f audit.Filter) error {
 	// Buffered: a read may print tens of thousands of records, and one
 	// write each would take longer than reading them.
 	out := bufio.NewWriterSize(io.Out, 64<<10)
-	n := 0
 	var res audit.Result
+	var err error
+	n := 0
 	if o.asJSON {
 		res, err = t.Read(f, func(line []byte) error { n++; return writeLine(out, line) })
 	} else {
-		row := o.rowWriter(io, out)
-		res, err = t.ReadRows(f, func(r *audit.Row) error { n++; return row(r) })
+		tb := command.NewTable(io, out).Columns(o.columns(t)...)
+		res, err = t.ReadRows(f, func(r *audit.Row) error { n++; return o.addRow(io, tb, r) })
+		if err == nil {
+			err = tb.Render()
+		}
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -150,59 +216,52 @@ func (o *logOptions) run(io *command.IO) error {
 	return nil
 }
 
-// lineWriter prints one stored line to w as --follow passes them: as
-// stored for --json, else as a row.
-func (o *logOptions) lineWriter(io *command.IO, w stdio.Writer) func([]byte) error {
-	if o.asJSON {
-		return func(line []byte) error { return writeLine(w, line) }
-	}
-	row := o.rowWriter(io, w)
-	return func(line []byte) error {
-		if r, ok := audit.RowOf(line); ok {
-			return row(&r)
-		}
-		return nil
-	}
-}
-
 func writeLine(w stdio.Writer, line []byte) error {
 	_, err := fmt.Fprintf(w, "%s\n", line)
 	return err
 }
 
-// rowWriter prints one record as a line of fixed-width columns, so
-// --follow lines up without buffering. Colour follows io's terminal.
-func (o *logOptions) rowWriter(io *command.IO, w stdio.Writer) func(*audit.Row) error {
-	st := command.StyleOf(io)
-	return func(r *audit.Row) error {
-		verdict := r.Verdict
-		if r.Block && verdict == "none" {
-			verdict = "block"
-		}
-		marks := ""
-		if r.Marks != "" {
-			// What the event changed (a phase, a strike), after the call.
-			marks = "  " + st.Dim("["+command.OneLine(r.Marks, 160)+"]")
-		}
-		machine := ""
-		if r.Machine != "" {
-			// A shared trail's: which of the team's machines.
-			machine = fmt.Sprintf("%-12s ", command.OneLine(r.Machine, 24))
-		}
-		_, err := fmt.Fprintf(w, "%s  %-8s %-8s %s%-18s %s %-24s %-10s %s%s\n",
-			st.Dim(r.Time.In(o.loc).Format(time.DateTime)), r.Host, shortID(r.Session), machine, r.HostEvent,
-			st.Verdict(fmt.Sprintf("%-5s", verdict)), orDash(r.Rule), orDash(r.Tool), command.OneLine(r.Target, 120), marks)
-		return err
+// columns are the log's columns, with the width each has while
+// following (the rows to come cannot be measured): a shared trail's
+// rows say which of the team's machines wrote them.
+func (o *logOptions) columns(t audit.Reader) []command.Column {
+	cols := []command.Column{{Title: "time", Width: len(o.timeLayout())}, {Title: "host", Width: 8}, {Title: "session", Width: 8}}
+	if _, shared := t.(*audit.Shared); shared {
+		o.machine = true
+		cols = append(cols, command.Column{Title: "machine", Width: 12})
 	}
+	// Widths that hold the usual values: the host events (PreToolUse,
+	// BeforeTool, SessionStart), rule ids, tool names; longer ones are cut.
+	return append(cols, command.Column{Title: "event", Width: 12}, command.Column{Title: "verdict", Width: 7},
+		command.Column{Title: "rule", Width: 18}, command.Column{Title: "tool", Width: 8},
+		command.Column{Title: "target", Width: 0, Flex: true}, command.Column{Title: "changed", Width: 16, Flex: true})
 }
 
-// shortID is the start of a session id, enough to tell sessions apart
-// (--session takes the whole id, which --json shows).
-func shortID(s string) string {
-	if len(s) > 8 {
-		return s[:8]
+// timeLayout is how a record's time is shown: with its date, except on a
+// terminal following the trail, where every record is of the moment and
+// the target needs the room.
+func (o *logOptions) timeLayout() string {
+	if o.follow && o.tty {
+		return time.TimeOnly
 	}
-	return orDash(s)
+	return time.DateTime
+}
+
+// addRow adds one record to the table; its marks (what the event changed:
+// a phase, a strike) are the last column.
+func (o *logOptions) addRow(io *command.IO, tb *command.Table, r *audit.Row) error {
+	st := command.StyleOf(io)
+	verdict := r.Verdict
+	if r.Block && verdict == "none" {
+		verdict = "block"
+	}
+	tb.AddPainted(r.Time.In(o.loc).Format(o.timeLayout()), st.Dim).Add(r.Host).Add(orDash(command.IDCell(io, r.Session, o.idLen)))
+	if o.machine {
+		tb.Add(orDash(r.Machine))
+	}
+	tb.Add(r.HostEvent).AddPainted(verdict, st.Verdict).Add(orDash(r.Rule)).Add(orDash(r.Tool)).Add(r.Target)
+	tb.AddPainted(r.Marks, st.Dim)
+	return tb.EndRow()
 }
 
 func (o *logOptions) printStats(io *command.IO, t audit.Reader, f audit.Filter) error {
@@ -223,18 +282,21 @@ func (o *logOptions) printStats(io *command.IO, t audit.Reader, f audit.Filter) 
 	first, _ := time.Parse(time.RFC3339Nano, st.First)
 	last, _ := time.Parse(time.RFC3339Nano, st.Last)
 	fmt.Fprintf(io.Out, "%d records, %s to %s\n\n", st.Records, first.In(o.loc).Format(time.DateTime), last.In(o.loc).Format(time.DateTime))
-	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
 	if len(st.Rules) == 0 {
-		fmt.Fprintln(tw, "nothing stopped or asked")
+		fmt.Fprintln(io.Out, "nothing stopped or asked")
 	} else {
-		fmt.Fprintln(tw, "RULE\tSTOPPED\tDENY\tASK\tBLOCK")
+		rules := command.NewTable(io, io.Out, "rule", "stopped", "deny", "ask", "block")
 		for _, r := range st.Rules {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\n", orDash(r.Rule), r.Stopped, r.Deny, r.Ask, r.Block)
+			rules.Row(orDash(r.Rule), strconv.Itoa(r.Stopped), strconv.Itoa(r.Deny), strconv.Itoa(r.Ask), strconv.Itoa(r.Block))
+		}
+		if err := rules.Render(); err != nil {
+			return err
 		}
 	}
-	fmt.Fprintln(tw, "\nDAY\tRECORDS\tSTOPPED\tDENY\tASK\tBLOCK")
+	fmt.Fprintln(io.Out)
+	days := command.NewTable(io, io.Out, "day", "records", "stopped", "deny", "ask", "block")
 	for _, d := range st.Days {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\n", d.Day, d.Records, d.Stopped, d.Deny, d.Ask, d.Block)
+		days.Row(d.Day, strconv.Itoa(d.Records), strconv.Itoa(d.Stopped), strconv.Itoa(d.Deny), strconv.Itoa(d.Ask), strconv.Itoa(d.Block))
 	}
-	return tw.Flush()
+	return days.Render()
 }

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -12,9 +13,10 @@ import (
 
 // traceShowOptions are the flags of 'atreides trace show'.
 type traceShowOptions struct {
-	intent string
-	file   string
-	asJSON bool
+	intent  string
+	session string
+	file    string
+	asJSON  bool
 }
 
 func newTraceShowCmd(io *command.IO) *cobra.Command {
@@ -27,14 +29,21 @@ func newTraceShowCmd(io *command.IO) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.intent, "intent", "i", "", "only changes made under this intent")
+	f.StringVarP(&o.session, "session", "s", "", "only changes made by this session (an id, or the start of one)")
 	f.StringVarP(&o.file, "file", "f", "", "only changes to this file (project-relative)")
 	f.BoolVar(&o.asJSON, "json", false, "print the records as JSON lines")
 	return cmd
 }
 
 func (o *traceShowOptions) run(io *command.IO) error {
-	_, l, err := loadLedger(io)
+	root, l, err := loadLedger(io)
 	if err != nil {
+		return err
+	}
+	session, err := command.ResolveSession(root, o.session)
+	if errors.Is(err, command.ErrNoMatch) {
+		session = o.session // a session whose record is gone keeps its changes
+	} else if err != nil {
 		return err
 	}
 	entries, err := l.Entries()
@@ -48,20 +57,16 @@ func (o *traceShowOptions) run(io *command.IO) error {
 		return nil
 	}
 	want := strings.TrimPrefix(o.file, "./")
+	idLen := command.SessionShortLen(io, root)
 	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "seq", "time", "change", "file", "lines", "intent", "session", "tool").Flex(3)
 	for _, e := range entries {
 		if e.Err != nil {
-			fmt.Fprintf(io.Out, "line %d: unreadable: %v\n", e.Line, e.Err)
+			fmt.Fprintf(io.Err, "atreides trace show: line %d unreadable: %v\n", e.Line, e.Err)
 			continue
 		}
 		m := e.Record.Metadata.Atreides
-		if m == nil {
-			continue
-		}
-		if o.intent != "" && m.Intent != o.intent {
-			continue
-		}
-		if want != "" && !hasFile(e.Record, want) {
+		if m == nil || (o.intent != "" && m.Intent != o.intent) || (session != "" && m.Session != session) || (want != "" && !hasFile(e.Record, want)) {
 			continue
 		}
 		if o.asJSON {
@@ -70,17 +75,23 @@ func (o *traceShowOptions) run(io *command.IO) error {
 			continue
 		}
 		for _, f := range e.Record.Files {
-			var ranges []string
-			for _, c := range f.Conversations {
-				for _, r := range c.Ranges {
-					ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
-				}
-			}
-			fmt.Fprintf(io.Out, "#%d %s %s %s lines=%s intent=%s session=%s tool=%s\n",
-				m.Seq, st.Dim(e.Record.Timestamp), st.Paint(command.SGRCyan, fmt.Sprintf("%-6s", m.Change)), f.Path, strings.Join(ranges, ","), orDash(m.Intent), orDash(m.Session), m.HostTool)
+			tb.AddPainted(command.NumberCell(io, int(m.Seq)), st.Bold).AddPainted(e.Record.Timestamp, st.Dim)
+			tb.AddPainted(m.Change, func(s string) string { return st.Paint(command.SGRCyan, s) }).Add(f.Path).Add(lineRanges(f))
+			tb.Add(orDash(m.Intent)).Add(orDash(command.IDCell(io, m.Session, idLen))).Add(m.HostTool).EndRow()
 		}
 	}
-	return nil
+	return tb.Render()
+}
+
+// lineRanges are the lines a record changed in a file: "3-5,9-9".
+func lineRanges(f trace.File) string {
+	var ranges []string
+	for _, c := range f.Conversations {
+		for _, r := range c.Ranges {
+			ranges = append(ranges, fmt.Sprintf("%d-%d", r.StartLine, r.EndLine))
+		}
+	}
+	return strings.Join(ranges, ",")
 }
 
 // hasFile reports whether the record changed the file at path.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
@@ -130,7 +129,9 @@ func NewInstallCmd(io *command.IO) *cobra.Command {
 	addScopeFlags(f, &o.scope)
 	f.BoolVar(&o.all, "all", false, "install into every host seen on this machine")
 	f.StringVar(&o.bin, "bin", "", "with --local or --user: the atreides binary the hooks run (default: this one)")
-	f.IntVar(&o.timeout, "timeout", install.DefaultTimeoutSeconds, "per-hook timeout in seconds (default: hooks.timeout_seconds)")
+	// No default in the flag itself: help would print cobra's "(default
+	// 10)" after ours, and the default is the configuration's.
+	f.IntVar(&o.timeout, "timeout", 0, fmt.Sprintf("per-hook timeout in seconds (default: hooks.timeout_seconds, else %d)", install.DefaultTimeoutSeconds))
 	f.BoolVar(&o.agentsMD, "agents-md", false, "also add atreides's managed section to AGENTS.md (or CLAUDE.md/GEMINI.md)")
 	f.BoolVar(&o.asJSON, "json", false, "print the reports as JSON")
 	f.BoolVar(&o.offline, "offline", false, "opencode: mark OpenCode's own dependency install as done (no registry: avoids a ~70 s start-up wait)")
@@ -303,16 +304,15 @@ func listHosts(io *command.IO, env host.Env, asJSON bool) error {
 			Hosts []hostLine `json:"hosts"`
 		}{lines})
 	}
-	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tSEEN\tWRITES (default scope)")
+	tb := command.NewTable(io, io.Out, "host", "name", "seen", "scope", "writes").Flex(4)
 	for _, l := range lines {
 		mark := "-"
 		if l.Seen {
 			mark = "yes"
 		}
-		fmt.Fprintf(tw, "%s (%s)\t%s\t%s (%s)\n", l.Name, l.Display, mark, l.Path, l.Scope)
+		tb.Row(l.Name, l.Display, mark, l.Scope, l.Path)
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tb.Render(); err != nil {
 		return err
 	}
 	if len(seen) == 0 {

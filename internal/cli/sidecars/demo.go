@@ -95,8 +95,8 @@ func (opts *demoOptions) run(io *command.IO) error {
 		}
 		fmt.Fprintf(io.Out, "    (%.1f ms)\n", float64(o.Duration.Microseconds())/1000)
 	}
-	fmt.Fprintln(io.Out, "\n'atreides status' in the demo project now says:")
-	o, err := demo.Run([]string{exe, "status"}, env, proj, nil)
+	fmt.Fprintln(io.Out, "\n'atreides status -v' in the demo project now says:")
+	o, err := demo.Run([]string{exe, "status", "-v"}, env, proj, nil)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,18 @@ makes an anchor.`,
 // is stale: session.memory.stale_hours, or its default.
 func anchorStaleAfter(root string) time.Duration { return hook.NewSettings(root).Session().StaleAfter }
 
+// priorityPaint is how an anchor's priority is painted: the urgent ones
+// stand out.
+func priorityPaint(st command.Style, priority string) func(string) string {
+	switch priority {
+	case "critical":
+		return func(s string) string { return st.Paint(command.SGRRed, s) }
+	case "high":
+		return func(s string) string { return st.Paint(command.SGRYellow, s) }
+	}
+	return nil
+}
+
 func printAnchors(io *command.IO, views []view.ProjectAnchor, indent string) {
 	st := command.StyleOf(io)
 	for _, v := range views {
@@ -38,11 +50,8 @@ func printAnchors(io *command.IO, views []view.ProjectAnchor, indent string) {
 			stale = ", stale"
 		}
 		priority := v.Priority
-		switch priority {
-		case "critical":
-			priority = st.Paint(command.SGRRed, priority)
-		case "high":
-			priority = st.Paint(command.SGRYellow, priority)
+		if paint := priorityPaint(st, priority); paint != nil {
+			priority = paint(priority)
 		}
 		fmt.Fprintf(io.Out, "%s%s [%s] %s: %s %s\n", indent, st.Bold(fmt.Sprintf("#%d", v.ID)), priority, v.Kind, command.OneLine(v.Text, 100), st.Dim("("+v.Age+stale+")"))
 	}

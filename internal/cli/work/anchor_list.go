@@ -6,6 +6,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -33,9 +34,11 @@ func (o *anchorListOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	p, err := command.ReadProjectAt(root)
-	if err != nil {
-		return err
+	p := &state.Project{} // none without state, and none created
+	if command.HasState(root) {
+		if p, err = command.ReadProjectAt(root); err != nil {
+			return err
+		}
 	}
 	views := view.Anchors(anchors.Key.Read(p).List, anchorStaleAfter(root), time.Now())
 	if o.asJSON {
@@ -45,6 +48,19 @@ func (o *anchorListOptions) run(io *command.IO) error {
 		fmt.Fprintln(io.Out, "no anchors")
 		return nil
 	}
-	printAnchors(io, views, "")
-	return nil
+	return printAnchorTable(io, views)
+}
+
+// printAnchorTable lists anchors, one a row, with their age.
+func printAnchorTable(io *command.IO, views []view.ProjectAnchor) error {
+	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "id", "priority", "kind", "text", "age").Flex(3)
+	for _, v := range views {
+		age := v.Age
+		if v.Stale {
+			age += ", stale"
+		}
+		tb.AddPainted(command.NumberCell(io, v.ID), st.Bold).AddPainted(v.Priority, priorityPaint(st, v.Priority)).Add(v.Kind).Add(v.Text).AddPainted(age, st.Dim).EndRow()
+	}
+	return tb.Render()
 }

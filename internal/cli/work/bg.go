@@ -2,7 +2,10 @@ package work
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -13,14 +16,78 @@ import (
 )
 
 func NewBgCmd(io *command.IO) *cobra.Command {
-	return command.NewGroupCmd("bg <subcommand>",
+	list := newBgListCmd(io)
+	return command.NewListGroupCmd("bg [subcommand]",
 		"background tasks: list, show, cancel",
 		`Background tasks are work an agent handed to another agent with
 background_task or delegate_task: queued per concurrency key (config
 background:), run by the host's headless CLI, their output kept in
-.atreides/background/<id>/.`,
-		newBgListCmd(io), newBgShowCmd(io), newBgCancelCmd(io), newBgRunCmd(io),
+.atreides/background/<id>/.
+
+Without a subcommand, bg lists them, as 'bg list' does. show and cancel
+take an id (bg-3), its number (3) or the start of an id.`,
+		list, list, newBgShowCmd(io), newBgCancelCmd(io), newBgRunCmd(io),
 	)
+}
+
+// bgIDs resolves ids as the user typed them (an id, its number, or the
+// start of one) to the ids of views (command.ResolveID).
+func bgIDs(views []view.BgTask, args []string) ([]string, error) {
+	ids := make([]string, len(views))
+	for i, v := range views {
+		ids[i] = v.ID
+	}
+	out := make([]string, 0, len(args))
+	for _, a := range args {
+		if _, err := strconv.Atoi(strings.TrimPrefix(a, "#")); err == nil {
+			a = bgPrefix + strings.TrimPrefix(a, "#")
+		}
+		id, err := command.ResolveID("background task", a, ids)
+		if errors.Is(err, command.ErrNoMatch) {
+			return nil, fmt.Errorf("no background task %s", a)
+		} else if err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, nil
+}
+
+// bgPrefix starts every background task's id (package background).
+const bgPrefix = "bg-"
+
+// printBgTable lists background tasks, one a row.
+func printBgTable(io *command.IO, views []view.BgTask) error {
+	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "id", "status", "agent", "runtime", "description", "error").Flex(4, 5)
+	for _, v := range views {
+		status := v.Status
+		if v.Status == background.Queued {
+			status = fmt.Sprintf("%s #%d", status, v.Queue)
+		}
+		tb.AddPainted(v.ID, st.Bold).AddPainted(status, bgPaint(st, v.Status)).Add(v.Agent).Add(v.Runtime)
+		tb.Add(v.Description).AddPainted(v.Error, func(s string) string { return st.Paint(command.SGRRed, s) }).EndRow()
+	}
+	return tb.Render()
+}
+
+// bgPaint is how a background task's status is painted.
+func bgPaint(st command.Style, status string) func(string) string {
+	code := ""
+	switch status {
+	case background.Completed:
+		code = command.SGRGreen
+	case background.Failed:
+		code = command.SGRRed
+	case background.Running:
+		code = command.SGRYellow
+	case background.Cancelled:
+		return st.Dim
+	}
+	if code == "" {
+		return nil
+	}
+	return func(s string) string { return st.Paint(code, s) }
 }
 
 // bgRegistry opens the registry of the project of the working directory;
@@ -33,11 +100,17 @@ func bgRegistry(io *command.IO) (*background.Registry, error) {
 	return background.Open(root, background.LoadOptions(root)), nil
 }
 
+// bgList is the project's background tasks, none (and nothing created)
+// in a project without state.
 func bgList(io *command.IO) ([]view.BgTask, error) {
-	r, err := bgRegistry(io)
+	root, err := command.CwdRoot(io)
 	if err != nil {
 		return nil, err
 	}
+	if !command.HasState(root) {
+		return nil, nil
+	}
+	r := background.Open(root, background.LoadOptions(root))
 	var views []view.BgTask
 	err = r.Update(context.Background(), func(p *state.Project, now time.Time) error {
 		views = view.BgTasks(p, now)
@@ -49,17 +122,10 @@ func bgList(io *command.IO) ([]view.BgTask, error) {
 func printBg(io *command.IO, v view.BgTask, indent string) {
 	st := command.StyleOf(io)
 	status := v.Status
-	switch v.Status {
-	case background.Completed:
-		status = st.Paint(command.SGRGreen, status)
-	case background.Failed:
-		status = st.Paint(command.SGRRed, status)
-	case background.Running:
-		status = st.Paint(command.SGRYellow, status)
-	case background.Queued:
+	if paint := bgPaint(st, v.Status); paint != nil {
+		status = paint(status)
+	} else if v.Status == background.Queued {
 		status = fmt.Sprintf("%s #%d", status, v.Queue)
-	case background.Cancelled:
-		status = st.Dim(status)
 	}
 	fmt.Fprintf(io.Out, "%s%s %s %s %s %s\n", indent, st.Bold(v.ID), status, v.Agent, st.Dim(v.Runtime), v.Description)
 	if v.Error != "" {

@@ -25,11 +25,19 @@ func newBgCancelCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *bgCancelOptions) run(io *command.IO) error {
+	views, err := bgList(io)
+	if err != nil {
+		return err
+	}
+	ids, err := bgIDs(views, o.ids)
+	if err != nil {
+		return err
+	}
 	r, err := bgRegistry(io)
 	if err != nil {
 		return err
 	}
-	err = r.Cancel(context.Background(), o.ids...)
+	err = r.Cancel(context.Background(), ids...)
 	if err == nil {
 		fmt.Fprintf(io.Out, "cancelled %d background task(s)\n", len(o.ids))
 	}

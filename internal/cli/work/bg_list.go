@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
 
@@ -28,13 +29,11 @@ func (o *bgListOptions) run(io *command.IO) error {
 		return err
 	}
 	if o.asJSON {
-		return command.PrintJSON(io, views)
+		return command.PrintJSON(io, view.List(views))
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(io.Out, "no background tasks")
+		return nil
 	}
-	for _, v := range views {
-		printBg(io, v, "")
-	}
-	return nil
+	return printBgTable(io, views)
 }

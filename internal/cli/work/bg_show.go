@@ -17,7 +17,7 @@ type bgShowOptions struct {
 func newBgShowCmd(io *command.IO) *cobra.Command {
 	o := &bgShowOptions{}
 	cmd := &cobra.Command{
-		Use: "show <id>", Short: "show a background task and its result", Args: cobra.ExactArgs(1),
+		Use: "show <id>", Short: "show a background task and its result (an id, its number or its start)", Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.id = args[0]
 			return o.run(io)
@@ -32,8 +32,12 @@ func (o *bgShowOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
+	ids, err := bgIDs(views, []string{o.id})
+	if err != nil {
+		return err
+	}
 	for _, v := range views {
-		if v.ID != o.id {
+		if v.ID != ids[0] {
 			continue
 		}
 		if o.asJSON {

@@ -92,6 +92,14 @@ func errorsBoard(io *command.IO) (*tasks.Repo, error) {
 }
 
 func (o *errorsOptions) run(io *command.IO) error {
+	root, err := command.CwdRoot(io)
+	if err != nil {
+		return err
+	}
+	if !command.HasState(root) {
+		// Nothing was ever recorded, and a look must not create the state.
+		return o.print(io, nil, 0)
+	}
 	r, err := errorsBoard(io)
 	if err != nil {
 		return err
@@ -112,6 +120,11 @@ func (o *errorsOptions) run(io *command.IO) error {
 			shown = append(shown, e)
 		}
 	}
+	return o.print(io, shown, held)
+}
+
+// print shows the errors, and how many fixed ones were left out.
+func (o *errorsOptions) print(io *command.IO, shown []taskboard.TaskError, held int) error {
 	if o.asJSON {
 		out := make([]errorJSON, 0, len(shown))
 		for _, e := range shown {
@@ -119,34 +132,37 @@ func (o *errorsOptions) run(io *command.IO) error {
 		}
 		return command.PrintJSON(io, out)
 	}
-	printErrors(io, shown)
+	if err := printErrors(io, shown); err != nil {
+		return err
+	}
 	if held > 0 {
 		fmt.Fprintf(io.Out, "%d fixed errors not seen since their fix (--all shows them)\n", held)
 	}
 	return nil
 }
 
-// printErrors lists errors under their types; they come sorted by type.
-func printErrors(io *command.IO, errs []taskboard.TaskError) {
-	st := command.StyleOf(io)
+// printErrors lists errors, one a row, sorted by type: how often and
+// when each was seen, and where its fix stands.
+func printErrors(io *command.IO, errs []taskboard.TaskError) error {
 	if len(errs) == 0 {
 		fmt.Fprintln(io.Out, "no errors recorded")
-		return
+		return nil
 	}
-	for i, e := range errs {
-		if i == 0 || errs[i-1].Type != e.Type {
-			fmt.Fprintln(io.Out, st.Bold(e.Type))
-		}
+	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "id", "type", "severity", "cause", "seen", "first", "last", "fix", "message").Flex(3, 8)
+	for _, e := range errs {
 		times := "once"
 		if e.Count > 1 {
 			times = fmt.Sprintf("%d times", e.Count)
 		}
-		fmt.Fprintf(io.Out, "  %s %s %s\n", st.Bold(fmt.Sprintf("#%d", e.Number)), e.Severity, e.Cause)
-		fmt.Fprintf(io.Out, "     %s, first %s, last %s; %s\n", times, shortTime(e.First), shortTime(e.Last), tasks.FixState(&e))
-		if e.Message != "" && e.Message != e.Cause {
-			fmt.Fprintf(io.Out, "     %s\n", st.Dim(command.OneLine(e.Message, 160)))
+		msg := ""
+		if e.Message != e.Cause {
+			msg = e.Message
 		}
+		tb.AddPainted(command.NumberCell(io, e.Number), st.Bold).Add(e.Type).Add(e.Severity).Add(e.Cause).Add(times)
+		tb.Add(shortTime(e.First)).Add(shortTime(e.Last)).Add(tasks.FixState(&e)).AddPainted(msg, st.Dim).EndRow()
 	}
+	return tb.Render()
 }
 
 func shortTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") }

@@ -1,8 +1,11 @@
 package work
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,6 +18,7 @@ import (
 // statusOptions are the flags of 'atreides status'.
 type statusOptions struct {
 	asJSON  bool
+	verbose bool
 	session string
 	calls   int
 }
@@ -23,15 +27,23 @@ func NewStatusCmd(io *command.IO) *cobra.Command {
 	o := &statusOptions{}
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "show this project's sessions: counters and last tool calls",
-		Long: `Show the sessions atreides has seen in this project, newest first: host,
-counters and the last tool calls.`,
+		Short: "show this project's sessions, one line each (-v: everything)",
+		Long: `Show the sessions atreides has seen in this project, newest first, one line
+each: its short id, host, phase, how long since its last event, its open
+todos and the last decision on a tool call; then one line on what the
+project holds (todos, background tasks, anchors).
+
+-v shows everything: each session's counters, phase history, strikes,
+todos, stop gate, subagents and last tool calls, and the project's todos,
+background tasks and anchors. --session (an id, or the start of one, as
+the list shows it) shows that one session in full.`,
 		Args: command.NoArgs,
 		RunE: func(*cobra.Command, []string) error { return o.run(io) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print JSON for scripts")
-	f.StringVarP(&o.session, "session", "s", "", "show only this session")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "show everything about each session")
+	f.StringVarP(&o.session, "session", "s", "", "show only this session, in full (an id, or the start of one)")
 	f.IntVarP(&o.calls, "calls", "n", 10, "how many recent tool calls to show per session")
 	return cmd
 }
@@ -41,24 +53,159 @@ func (o *statusOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	doc, err := view.ReadStatus(context.Background(), root, view.StatusQuery{Session: o.session, Calls: o.calls, StaleAfter: anchorStaleAfter(root)}, time.Now())
+	id, err := command.ResolveSession(root, o.session)
+	if errors.Is(err, command.ErrNoMatch) {
+		return fmt.Errorf("no session %q in %s", o.session, root)
+	} else if err != nil {
+		return err
+	}
+	doc, err := view.ReadStatus(context.Background(), root, view.StatusQuery{Session: id, Calls: o.calls, StaleAfter: anchorStaleAfter(root)}, time.Now())
 	if err != nil {
 		return err
 	}
-	if o.session != "" && len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
+	if id != "" && len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
 		return fmt.Errorf("no session %q in %s", o.session, root)
 	}
-	if o.asJSON {
+	switch {
+	case o.asJSON:
 		return command.PrintJSON(io, doc)
+	case o.verbose || id != "":
+		printStatus(io, doc)
+		return nil
 	}
-	printStatus(io, doc)
+	return printStatusCompact(io, doc, time.Now())
+}
+
+// printStatusCompact prints one line per session and, on a terminal, the
+// project and a line about its other items: what a glance at a few
+// sessions needs. Problems (unreadable records, trace records missing)
+// are always said in full.
+func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
+	tty := command.IsTTY(io)
+	if tty {
+		// Piped, the rows alone: a script cuts them.
+		fmt.Fprintf(io.Out, "project %s\n", doc.Project)
+	}
+	printStatusProblems(io, doc)
+	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
+		fmt.Fprintln(io.Out, noSessions)
+	}
+	st := command.StyleOf(io)
+	tb := command.NewTable(io, io.Out, "session", "host", "state", "phase", "age", "todos", "last decision").Flex(6)
+	ids := make([]string, len(doc.Sessions))
+	for i, s := range doc.Sessions {
+		ids[i] = s.ID
+	}
+	n := command.ShortLen(ids)
+	for i := range doc.Sessions {
+		s := &doc.Sessions[i]
+		state := "active"
+		if s.Ended != "" {
+			state = "ended"
+		}
+		tb.AddPainted(command.IDCell(io, s.ID, n), st.Bold).Add(s.Host).Add(state).Add(cmp.Or(s.Phase, "-")).Add(age(now.Sub(s.Updated)))
+		tb.Add(strconv.Itoa(sessionOpenTodos(doc.Todos, s))).AddPainted(lastDecision(s), st.Verdict)
+		if err := tb.EndRow(); err != nil {
+			return err
+		}
+	}
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	if sum := projectSummary(doc); sum != "" && tty {
+		fmt.Fprintln(io.Out, st.Dim(sum))
+	}
 	return nil
 }
 
+// noSessions is status's answer in a project no host has called yet.
+const noSessions = "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude')."
+
+// sessionOpenTodos counts what holds a session's stop: the atreides todos
+// it opened and the open items of its host's own todo list.
+func sessionOpenTodos(todos []view.Todo, s *view.StatusSession) int {
+	n := 0
+	for _, t := range todos {
+		if t.Session == s.ID && t.Open() {
+			n++
+		}
+	}
+	for _, t := range s.AgentTodos {
+		if t.Status == "pending" || t.Status == "in_progress" {
+			n++
+		}
+	}
+	return n
+}
+
+// lastDecision is the verdict on the session's last tool call and the rule
+// that gave it, else the tool and what it ran.
+func lastDecision(s *view.StatusSession) string {
+	if len(s.LastCalls) == 0 {
+		return "-"
+	}
+	c := s.LastCalls[len(s.LastCalls)-1]
+	verdict := command.CallVerdict(c.Verdict)
+	if c.Rule != "" {
+		return verdict + " " + c.Rule
+	}
+	return verdict + " " + c.Raw + " " + c.Summary
+}
+
+// projectSummary is one line on the project's items besides its sessions.
+func projectSummary(doc *view.Status) string {
+	var parts []string
+	if n := len(openTodos(doc.Todos)); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d open todo(s)", n))
+	}
+	if n := len(doc.Background); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d background task(s)", n))
+	}
+	if n := len(doc.Anchors); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d anchor(s)", n))
+	}
+	if len(parts) == 0 && len(doc.Sessions) == 0 {
+		return ""
+	}
+	return strings.Join(append(parts, "'atreides status -v' for everything"), "; ")
+}
+
+// age is a duration as a list shows it: its largest unit only.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(int(d.Seconds()), 0))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}
+
 func printStatus(io *command.IO, doc *view.Status) {
-	st := command.StyleOf(io)
 	fmt.Fprintf(io.Out, "project %s\n", doc.Project)
 	printStatusBackground(io, doc.Background)
+	printStatusProblems(io, doc)
+	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
+		fmt.Fprintln(io.Out, noSessions)
+	}
+	for i := range doc.Sessions {
+		printStatusSession(io, &doc.Sessions[i])
+	}
+	if open := openTodos(doc.Todos); len(open) > 0 {
+		fmt.Fprintf(io.Out, "\ntodos (%d open):\n", len(open))
+		printTodoTreeIndent(io, open, "  ")
+	}
+	if len(doc.Anchors) > 0 {
+		fmt.Fprintf(io.Out, "\nanchors (%d):\n", len(doc.Anchors))
+		printAnchors(io, doc.Anchors, "  ")
+	}
+}
+
+// printStatusProblems says what status could not read or write: the
+// trace records queued, the records that do not decode.
+func printStatusProblems(io *command.IO, doc *view.Status) {
 	if doc.TraceMissing > 0 {
 		fmt.Fprintf(io.Out, "trace ledger: %d record(s) missing (queued, appended with the next change; see atreides trace verify)\n", doc.TraceMissing)
 	}
@@ -69,42 +216,34 @@ func printStatus(io *command.IO, doc *view.Status) {
 		}
 		fmt.Fprintf(io.Out, "unreadable %s record %s: %s (%s)\n", u.Kind, u.ID, u.Error, fate)
 	}
-	if len(doc.Sessions) == 0 && len(doc.Unreadable) == 0 {
-		fmt.Fprintln(io.Out, "no sessions yet: atreides records a session once an agent host calls its hooks ('atreides install claude').")
+}
+
+// printStatusSession prints one session in full (status -v).
+func printStatusSession(io *command.IO, s *view.StatusSession) {
+	st := command.StyleOf(io)
+	state := "active"
+	if s.Ended != "" {
+		state = "ended (" + s.Ended + ")"
 	}
-	for _, s := range doc.Sessions {
-		state := "active"
-		if s.Ended != "" {
-			state = "ended (" + s.Ended + ")"
+	fmt.Fprintf(io.Out, "\n%s  %s  %s\n", st.Bold("session "+s.ID), s.Host, state)
+	fmt.Fprintf(io.Out, "  started %s, last event %s\n", s.Started.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime))
+	c := s.Counters
+	fmt.Fprintf(io.Out, "  %d tool calls (%d denied, %d asked, %d failed), %d prompts, %d stops, %d compactions\n",
+		c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Prompts, c.Stops, c.Compacts)
+	printOrchestration(io, s)
+	if len(s.LastCalls) == 0 {
+		return
+	}
+	fmt.Fprintln(io.Out, "  last tool calls:")
+	tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
+	for _, call := range s.LastCalls {
+		outcome := call.Outcome
+		if call.Rule != "" {
+			outcome += " (" + call.Rule + ")"
 		}
-		fmt.Fprintf(io.Out, "\n%s  %s  %s\n", st.Bold("session "+s.ID), s.Host, state)
-		fmt.Fprintf(io.Out, "  started %s, last event %s\n", s.Started.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime))
-		c := s.Counters
-		fmt.Fprintf(io.Out, "  %d tool calls (%d denied, %d asked, %d failed), %d prompts, %d stops, %d compactions\n",
-			c.ToolCalls, c.Denied, c.Asked, c.Failed, c.Prompts, c.Stops, c.Compacts)
-		printOrchestration(io, &s)
-		if len(s.LastCalls) == 0 {
-			continue
-		}
-		fmt.Fprintln(io.Out, "  last tool calls:")
-		tw := tabwriter.NewWriter(io.Out, 0, 2, 2, ' ', 0)
-		for _, call := range s.LastCalls {
-			outcome := call.Outcome
-			if call.Rule != "" {
-				outcome += " (" + call.Rule + ")"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, st.Verdict(outcome), command.OneLine(call.Summary, 70))
-		}
-		tw.Flush()
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", call.Time.Local().Format(time.TimeOnly), call.Raw, st.Verdict(outcome), command.OneLine(call.Summary, 70))
 	}
-	if open := openTodos(doc.Todos); len(open) > 0 {
-		fmt.Fprintf(io.Out, "\ntodos (%d open):\n", len(open))
-		printTodoTreeIndent(io, open, "  ")
-	}
-	if len(doc.Anchors) > 0 {
-		fmt.Fprintf(io.Out, "\nanchors (%d):\n", len(doc.Anchors))
-		printAnchors(io, doc.Anchors, "  ")
-	}
+	tw.Flush()
 }
 
 // printOrchestration prints a session's phase with its recent history,

@@ -18,7 +18,8 @@ import (
 )
 
 func NewTaskCmd(io *command.IO) *cobra.Command {
-	return command.NewGroupCmd("task <subcommand>",
+	list := newTaskListCmd(io)
+	cmd := command.NewListGroupCmd("task [subcommand]",
 		"the project's tasks: add, list, show, start, done, abandon, block, claim, ready, depend",
 		`Tasks are the project's shared work, for people and agents: numbered,
 with a lifecycle (not started, researched, planned, in progress, then
@@ -30,9 +31,13 @@ They are kept in the project's state; the files under .atreides/specs
 start, claim and ready act for the calling session: --session (another
 session's only for a person at a terminal), else $CLAUDE_CODE_SESSION_ID,
 else $ATREIDES_SESSION_ID, else the project's most recently active
-session, else "user" (a person at a terminal).`,
+session, else "user" (a person at a terminal).
+
+Without a subcommand, task lists the open tasks, as 'task list' does
+(and takes its flags).`,
+		list,
 		newTaskAddCmd(io),
-		newTaskListCmd(io),
+		list,
 		newTaskShowCmd(io),
 		newTaskStartCmd(io),
 		newTaskSetCmd(io, "done", tasks.Completed, "mark a task completed"),
@@ -44,6 +49,32 @@ session, else "user" (a person at a terminal).`,
 		newTaskRouteCmd(io),
 		newTaskSyncCmd(io),
 	)
+	for _, sub := range cmd.Commands() {
+		// The commands whose usage starts "N" or "[N]" take a task number.
+		if w := strings.Fields(sub.Use); len(w) > 1 && (w[1] == "N" || w[1] == "[N]") {
+			sub.ValidArgsFunction = command.CompleteWith(io, taskCompletions)
+		}
+	}
+	return cmd
+}
+
+// taskCompletions are the numbers of the project's open tasks, with their
+// titles, for the shell; none, and no state created, without state.
+func taskCompletions(io *command.IO) []string {
+	root, err := command.CwdRoot(io)
+	if err != nil || !command.HasState(root) {
+		return nil
+	}
+	var out []string
+	_ = tasks.Open(root, tasks.LoadOptions(root)).View(context.Background(), func(b *taskboard.Tasks) error {
+		for _, t := range b.List {
+			if !tasks.Closed(t.Status) {
+				out = append(out, strconv.Itoa(t.Number)+"\t"+command.OneLine(t.Title, 60))
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 // taskRepo opens the task board of the project of the working directory:
@@ -201,19 +232,23 @@ func printTaskLine(io *command.IO, v view.Task) {
 
 // paintMarker colours a status marker by how the task stands.
 func paintMarker(st command.Style, status string) string {
-	m := tasks.Marker(status)
+	return statusPaint(st, status)(tasks.Marker(status))
+}
+
+// statusPaint is how a task's status is painted: by how the task stands.
+func statusPaint(st command.Style, status string) func(string) string {
+	code := command.SGRCyan
 	switch status {
 	case tasks.Completed:
-		return st.Paint(command.SGRGreen, m)
+		code = command.SGRGreen
 	case tasks.Abandoned:
-		return st.Dim(m)
+		return st.Dim
 	case tasks.Blocked:
-		return st.Paint(command.SGRRed, m)
+		code = command.SGRRed
 	case tasks.InProgress:
-		return st.Paint(command.SGRYellow, m)
+		code = command.SGRYellow
 	}
-	// Every marker is painted, so that a table's column keeps its width.
-	return st.Paint(command.SGRCyan, m)
+	return func(s string) string { return st.Paint(code, s) }
 }
 
 // claimSuffix is " (claimed by …)" or "".

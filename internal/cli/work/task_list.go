@@ -1,12 +1,9 @@
 package work
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/taskboard"
@@ -70,7 +67,9 @@ func (o *taskListOptions) run(io *command.IO) error {
 	if o.asJSON {
 		return command.PrintJSON(io, views)
 	}
-	printTaskTable(io, views, "no tasks")
+	if err := printTaskTable(io, views, "no tasks"); err != nil {
+		return err
+	}
 	st := command.StyleOf(io)
 	for _, n := range notices {
 		fmt.Fprintln(io.Out, st.Paint(command.SGRYellow, "note: ")+n)
@@ -78,28 +77,25 @@ func (o *taskListOptions) run(io *command.IO) error {
 	return nil
 }
 
-// printTaskTable lists tasks one per row: number, status marker,
-// priority, title and who claimed it; with no task, the line none.
-func printTaskTable(io *command.IO, views []view.Task, none string) {
+// printTaskTable lists tasks one per row: number, status, priority,
+// title and who claimed it; with no task, the line none. The number has
+// its '#' on a terminal only, as gh prints numbers.
+func printTaskTable(io *command.IO, views []view.Task, none string) error {
 	if len(views) == 0 {
 		fmt.Fprintln(io.Out, none)
-		return
+		return nil
 	}
 	st := command.StyleOf(io)
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 2, 2, ' ', 0)
+	tb := command.NewTable(io, io.Out, "id", "status", "priority", "title", "claimed by").Flex(3)
 	for _, v := range views {
 		claim := ""
 		if v.ClaimedBy.Session != "" {
-			claim = st.Dim(claimerName(v.ClaimedBy))
+			claim = claimerName(v.ClaimedBy)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", st.Bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), v.Priority, v.Title, claim)
+		tb.AddPainted(command.NumberCell(io, v.Number), st.Bold).AddPainted(v.Status, statusPaint(st, v.Status))
+		tb.Add(v.Priority).Add(v.Title).AddPainted(claim, st.Dim).EndRow()
 	}
-	tw.Flush()
-	// A row without a claim would end in the title's padding.
-	for line := range strings.Lines(buf.String()) {
-		fmt.Fprintln(io.Out, strings.TrimRight(line, " \n"))
-	}
+	return tb.Render()
 }
 
 // taskNotices are what the check of the generated files found, shown

@@ -84,6 +84,5 @@ func (o *taskReadyOptions) run(io *command.IO) error {
 		printTaskLine(io, views[0])
 		return nil
 	}
-	printTaskTable(io, views, "no task is ready")
-	return nil
+	return printTaskTable(io, views, "no task is ready")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -32,9 +33,15 @@ func newTodoListCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *todoListOptions) run(io *command.IO) error {
-	p, err := command.ReadProject(io)
+	root, err := command.CwdRoot(io)
 	if err != nil {
 		return err
+	}
+	p := &state.Project{} // a project without state has no todos, and gets no state
+	if command.HasState(root) {
+		if p, err = command.ReadProjectAt(root); err != nil {
+			return err
+		}
 	}
 	list := todos.Key.Read(p).List
 	if !o.all {
@@ -50,8 +57,7 @@ func (o *todoListOptions) run(io *command.IO) error {
 		fmt.Fprintln(io.Out, "no open todos")
 		return nil
 	}
-	printTodoTree(io, view.Todos(list))
-	return nil
+	return printTodoTable(io, view.Todos(list))
 }
 
 // onChecklist keeps the todos on session's checklist ("": those on no

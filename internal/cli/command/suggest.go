@@ -1,0 +1,86 @@
+package command
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Did-you-mean for flags: cobra suggests command names, not flags, and a
+// mistyped flag is the commoner slip (--sesion, --verdcit).
+
+// maxTypo is the largest edit distance at which a name is suggested.
+const maxTypo = 2
+
+// Closest are the candidates within maxTypo edits of name, nearest
+// first, or that start with it (an abbreviation); none when name is
+// too short for a guess to mean anything.
+func Closest(name string, candidates []string) []string {
+	if len(name) < 2 {
+		return nil
+	}
+	type scored struct {
+		s string
+		d int
+	}
+	var found []scored
+	for _, c := range candidates {
+		d := Distance(strings.ToLower(name), strings.ToLower(c))
+		if d <= maxTypo || (len(name) >= 3 && strings.HasPrefix(c, name)) {
+			found = append(found, scored{c, d})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b scored) int { return a.d - b.d })
+	out := make([]string, len(found))
+	for i, f := range found {
+		out[i] = f.s
+	}
+	return out
+}
+
+// Distance is the Levenshtein distance between a and b, in bytes (flag
+// names are ASCII).
+func Distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// FlagError is the usage error for a flag cmd could not parse, with the
+// flags of cmd the unknown one is closest to.
+func FlagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok {
+		return &UsageError{Msg: msg}
+	}
+	var names []string
+	visit := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.NonInheritedFlags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	if s := Closest(name, names); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean --%s?", strings.Join(s[:min(len(s), 3)], " or --"))
+	}
+	return &UsageError{Msg: msg}
+}

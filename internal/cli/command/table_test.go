@@ -1,0 +1,125 @@
+package command
+
+import (
+	"strings"
+	"testing"
+)
+
+func tableIO(tty bool, width int, color bool) *IO {
+	return &IO{Term: func() (bool, int) { return tty, width }, Color: func() bool { return color }}
+}
+
+func TestTableOffATerminalIsTabSeparated(t *testing.T) {
+	var b strings.Builder
+	tb := NewTable(tableIO(false, 0, false), &b, "id", "title")
+	tb.Row("#1", "a title much longer than any terminal "+strings.Repeat("x", 200))
+	tb.Add("#2").AddPainted("two\nlines", StyleOf(tableIO(false, 0, true)).Bold).EndRow()
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	want := "#1\ta title much longer than any terminal " + strings.Repeat("x", 200) + "\n#2\ttwo lines\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestTableOnATerminalHasAHeaderAndFits(t *testing.T) {
+	var b strings.Builder
+	tb := NewTable(tableIO(true, 30, false), &b, "id", "status", "title")
+	tb.Row("#1", "open", "a title longer than the terminal is wide")
+	tb.Row("#22", "done", "")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	want := []string{
+		"ID   STATUS  TITLE",
+		"#1   open    a title longer t…",
+		"#22  done",
+	}
+	if strings.Join(lines, "|") != strings.Join(want, "|") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 30 {
+			t.Errorf("line %q is %d wide, past the terminal's 30", l, n)
+		}
+	}
+}
+
+func TestTableColoursOnlyWhenAsked(t *testing.T) {
+	for _, color := range []bool{false, true} {
+		var b strings.Builder
+		io := tableIO(true, 80, color)
+		tb := NewTable(io, &b, "verdict")
+		tb.AddPainted("deny", StyleOf(io).Verdict).EndRow()
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "\x1b["); got != color {
+			t.Errorf("colour %v: escape codes %v in %q", color, got, b.String())
+		}
+	}
+}
+
+func TestStreamHasFixedColumns(t *testing.T) {
+	var b strings.Builder
+	tb, err := NewStream(tableIO(true, 40, false), &b, Column{Title: "time", Width: 8}, Column{Title: "what"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Row("12:00:00", strings.Repeat("y", 50)); err != nil {
+		t.Fatal(err)
+	}
+	want := "TIME      WHAT\n12:00:00  " + strings.Repeat("y", 29) + "…\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestStreamPipedIsTabSeparated(t *testing.T) {
+	var b strings.Builder
+	tb, err := NewStream(tableIO(false, 0, false), &b, Column{Title: "time", Width: 8}, Column{Title: "what"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Row("12:00:00", strings.Repeat("y", 50)); err != nil {
+		t.Fatal(err)
+	}
+	if want := "12:00:00\t" + strings.Repeat("y", 50) + "\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{{"abc", 3, "abc"}, {"abcd", 3, "ab…"}, {"abcd", 1, "…"}, {"abcd", 0, ""}, {"héllo", 4, "hél…"}} {
+		if got := Truncate(tc.s, tc.n); got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+// On a terminal a column no row fills is left out, title and all, and
+// gives its room to the others; piped, it stays, so fields keep their
+// numbers.
+func TestTableDropsEmptyColumnsOnATerminal(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var b strings.Builder
+		tb := NewTable(tableIO(tty, 20, false), &b, "id", "note", "title")
+		tb.Row("1", "", "a title of twenty chars")
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		want := "ID  TITLE\n1   a title of twen…\n"
+		if !tty {
+			want = "1\t\ta title of twenty chars\n"
+		}
+		if b.String() != want {
+			t.Errorf("tty %v: got %q, want %q", tty, b.String(), want)
+		}
+	}
+}
