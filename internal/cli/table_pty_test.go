@@ -14,21 +14,19 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/hook"
-	"golang.org/x/sys/unix"
+	"github.com/atreides-dev/atreides/internal/ptytest"
 )
 
 // ptyRun runs one command line with stdout on a pseudo-terminal cols
 // wide and returns what the terminal showed.
 func ptyRun(t *testing.T, cols uint16, args ...string) string {
 	t.Helper()
-	master, slave := openPTY(t)
-	if err := unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 50, Col: cols}); err != nil {
-		t.Fatalf("set the terminal's size: %v", err)
-	}
-	sc := &screen{}
+	master, slave := ptytest.Open(t)
+	ptytest.Resize(t, slave, int(cols), 50)
+	sc := &ptytest.Screen{}
 	done := make(chan struct{})
 	defer close(done)
-	go sc.read(master, done)
+	go sc.Read(master, done)
 	var stderr bytes.Buffer
 	exit := make(chan int, 1)
 	go func() { exit <- Main(append([]string{"atreides"}, args...), strings.NewReader(""), slave, &stderr) }()
@@ -38,13 +36,13 @@ func ptyRun(t *testing.T, cols uint16, args ...string) string {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
 		}
 	case <-time.After(30 * time.Second):
-		t.Fatalf("%v did not end; terminal:\n%s", args, sc.text())
+		t.Fatalf("%v did not end; terminal:\n%s", args, sc.Text())
 	}
 	// The last line is there once the screen shows its newline; the
 	// command has ended, so what it wrote is all in the terminal's buffer.
-	sc.expect(t, 0, "\n")
+	sc.Expect(t, 0, "\n", 10*time.Second)
 	time.Sleep(100 * time.Millisecond) // bounded: let the reader drain the buffer
-	return sc.text()
+	return sc.Text()
 }
 
 // tablesProject is a project with a session, two todos and a task whose
