@@ -28,8 +28,8 @@ func TestLoad(t *testing.T) {
 	if len(d.Sessions) != 2 || d.Sessions[0].ID != viewtest.Active {
 		t.Errorf("sessions %+v, want the fixture's two, the active first", d.Sessions)
 	}
-	if len(d.Decisions) != 7 || d.Decisions[6].HostEvent != "Stop" || !d.Decisions[6].Block {
-		t.Errorf("%d decisions, the last %+v; want the fixture's 7, oldest first", len(d.Decisions), d.Decisions)
+	if len(d.Decisions) != 8 || d.Decisions[7].HostEvent != "Stop" || !d.Decisions[7].Block {
+		t.Errorf("%d decisions, the last %+v; want the fixture's 8, oldest first", len(d.Decisions), d.Decisions)
 	}
 	if d.Focus != "" || d.Items != nil {
 		t.Errorf("a timeline read without a focus: %q, %d items", d.Focus, len(d.Items))
@@ -77,8 +77,8 @@ func TestLoadAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Sessions) != 4 || len(d.Decisions) != 14 || len(d.Roots) != 2 {
-		t.Fatalf("%d sessions, %d decisions of %d projects; want 4, 14, 2", len(d.Sessions), len(d.Decisions), len(d.Roots))
+	if len(d.Sessions) != 4 || len(d.Decisions) != 16 || len(d.Roots) != 2 {
+		t.Fatalf("%d sessions, %d decisions of %d projects; want 4, 16, 2", len(d.Sessions), len(d.Decisions), len(d.Roots))
 	}
 	for i := 1; i < len(d.Sessions); i++ {
 		if d.Sessions[i].Updated.After(d.Sessions[i-1].Updated) {
