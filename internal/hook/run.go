@@ -190,6 +190,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 	}
 	eng := engine.New(l, env, hs...)
 	eng.Decided = decided
+	eng.SessionBudget = s.sessionBudget
 	var (
 		start time.Time
 		line  []byte // the audit line

@@ -177,6 +177,13 @@ func (s *Settings) spoolMaxBytes() int64 {
 	return int64(c.Otel.SpoolMiB) << 20
 }
 
+// sessionBudget is the session's context budget in bytes
+// (context.budget.session; package ctxbudget).
+func (s *Settings) sessionBudget() int {
+	c, _ := s.Config()
+	return c.Context.Budget.Session
+}
+
 // loadRoster is the project's agent roster; a configuration that cannot
 // be read gives the built-in one. A preset below full has none: install
 // wrote no agent files, so neither the session's identity nor a strike's
