@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,8 +68,9 @@ func TestSessionBudget(t *testing.T) {
 			{Source: "strikes", Priority: event.High, Text: "strike"},
 		}}, nil
 	}}
+	env := &testEnv{}
 	run := func(i int) string {
-		e := New(StoreLoader{Store: store.Open(dir)}, &testEnv{}, register)
+		e := New(StoreLoader{Store: store.Open(dir)}, env, register)
 		e.SessionBudget = func() int { return 50 }
 		d := e.Run(context.Background(), &event.Event{Kind: event.PostTool, SessionID: "s", ContextCap: 10000, Time: t0.Add(time.Duration(i) * time.Second)})
 		return d.ContextText()
@@ -78,6 +80,10 @@ func TestSessionBudget(t *testing.T) {
 	}
 	if got := run(1); got != "strike" {
 		t.Fatalf("over budget: %q, want the high entry only", got)
+	}
+	run(2)
+	if n := len(env.logs); n != 1 || !strings.Contains(env.logs[0], "context budget of 50 bytes") {
+		t.Fatalf("logged %q, want the spent budget said once", env.logs)
 	}
 	var acct *ctxbudget.State
 	st := store.Open(dir)
@@ -90,7 +96,7 @@ func TestSessionBudget(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if acct.Total != 42 || acct.Dropped != 30 || acct.Budget != 50 || len(acct.Kinds) != 2 || acct.Kinds[1].Dropped != 30 || acct.Kinds[0].Times != 2 {
+	if acct.Total != 48 || acct.Dropped != 60 || acct.Budget != 50 || len(acct.Kinds) != 2 || acct.Kinds[1].Dropped != 60 || acct.Kinds[0].Times != 3 {
 		t.Fatalf("accounting %+v", acct)
 	}
 	e := New(StoreLoader{Store: store.Open(dir)}, &testEnv{}, register)
@@ -99,7 +105,7 @@ func TestSessionBudget(t *testing.T) {
 	}
 	st.View(context.Background(), func(tx *store.Tx) error {
 		s, _ := state.FindSession(tx, "s")
-		if got := ctxbudget.Key.Read(s).Total; got != 42 {
+		if got := ctxbudget.Key.Read(s).Total; got != 48 {
 			t.Errorf("a replay counted: total %d", got)
 		}
 		return nil

@@ -273,7 +273,13 @@ func (e *Engine) spend(st *State, d *event.Decision) {
 		if e.SessionBudget != nil {
 			budget = e.SessionBudget()
 		}
+		was := acct.Dropped
 		d.Context = acct.Spend(d.Context, budget)
+		if was == 0 && acct.Dropped > 0 {
+			// Said once per session, in the project log: the model is
+			// not told (that would be more context).
+			e.env.Logf("session %s: its context budget of %d bytes (context.budget.session) is spent; only high-priority context goes from now on", st.Session.ID, budget)
+		}
 	}
 	refusal, block := ctxbudget.Reasons(d)
 	acct.Add(ctxbudget.KindRefusal, len(refusal))
