@@ -176,7 +176,7 @@ func (e *Engine) Answer(ctx context.Context, ev *event.Event) (*event.Decision, 
 		st := NewState(ev)
 		st.Unsaved, st.LoadErr = true, err
 		d = e.runHandlers(ev, st, r)
-		e.deliver(ev, st, d, r)
+		e.deliver(ev, st, d)
 	}
 	return d, err
 }
@@ -225,7 +225,7 @@ func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.D
 		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true
 		d.Marks = marks.Diff(&before, st.Session, st.Project)
-		e.deliver(ev, st, d, r)
+		e.deliver(ev, st, d)
 		if e.Decided != nil {
 			e.Decided(d)
 		}
@@ -241,9 +241,10 @@ func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.D
 // event carries (package collector), leaving the rest to wait in the
 // session. After a compaction once-only context may come again; what
 // waits for a subagent that stopped is dropped. What goes is counted
-// against the session's budget (package ctxbudget), except on a replay,
-// whose answer nobody reads.
-func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision, r run) {
+// against the session's budget (package ctxbudget), on a replay too: the
+// model was given the event's answer when it came, and the state after a
+// replay is the state the event would have left had it been saved then.
+func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
 	cs := collector.StateKey.Of(st.Session)
 	if ev.Compacted() {
 		collector.Forget(cs)
@@ -253,7 +254,7 @@ func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision, r run) {
 	}
 	res := collector.Deliver(cs, ev.AgentID, d.Context, ev.ContextCap, ev.Time)
 	d.Context = res.Carried
-	if r.answered == nil && ctxbudget.Counted(ev) {
+	if ctxbudget.Counted(ev) {
 		e.spend(st, d)
 	}
 	if res.Dropped > 0 {

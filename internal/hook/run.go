@@ -184,7 +184,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader
-	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, from)
+	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, s.sessionBudget, from)
 	if left > 0 {
 		l = waitingLoader{waitingErr(left, rerr)}
 	}
