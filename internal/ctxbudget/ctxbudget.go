@@ -27,18 +27,18 @@ type State struct {
 	// Total is every byte put before the model in this session.
 	Total int `json:"total"`
 	// Dropped is the bytes left out because the budget was spent.
-	Dropped int `json:"dropped,omitempty"`
+	Dropped int `json:"dropped"`
 	// Budget is the session budget the last event applied (0: none).
-	Budget int     `json:"budget,omitempty"`
-	Kinds  []Count `json:"kinds,omitempty"` // in the order first seen
+	Budget int     `json:"budget"`
+	Kinds  []Count `json:"kinds"` // in the order first seen
 }
 
 // Count is one kind's share.
 type Count struct {
 	Kind    string `json:"kind"`
 	Bytes   int    `json:"bytes"`
-	Times   int    `json:"times"`             // how many entries or reasons
-	Dropped int    `json:"dropped,omitempty"` // bytes dropped over budget
+	Times   int    `json:"times"`   // how many entries or reasons
+	Dropped int    `json:"dropped"` // bytes dropped over budget
 }
 
 // Key is the group's key; its section's tag, 15, is in records on disk.

@@ -220,6 +220,7 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 		Delegations: statusDelegations(readDelegations(s)),
 		Context:     *readContextBudget(s),
 	}
+	sj.Context.Kinds = List(slices.Clone(sj.Context.Kinds))
 	if snap := readCompaction(s); snap != nil {
 		t := snap.Time
 		sj.Compacted = &t
