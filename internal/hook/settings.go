@@ -238,7 +238,13 @@ func handlers(s *Settings) []engine.Handler {
 // health check and the record keepers (the session record, the errors
 // drained to the task board) run in every preset: they block, or say
 // nothing. standard adds what keeps a long session on track. Everything
-// else, and any handler added later until it is placed here, is full's.
+// else, and any handler added later until it is placed here, is full's:
+// the session start's identity and rules ("session-context") and the
+// phase line among them, so that guard says nothing unless it blocks and
+// standard speaks only when there is something to act on (a strike, the
+// state after a compaction, an open todo at a stop), the quiet default
+// issue 35 asks for; the host loads the project's instruction files and
+// lists the installed agents itself.
 func presetOf(name string) config.Preset {
 	switch name {
 	case "guard", "governance", "plan-approval", "health", "record", "errors":
