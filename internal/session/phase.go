@@ -28,8 +28,10 @@ const (
 
 // PhaseTracker infers the workflow phase from the tool stream and the
 // user's prompts, records every transition, and offers the new phase with
-// its guidance as one short line of context only when the phase changed:
-// the agent is not told the same thing on every call or prompt. A prompt
+// its guidance as one short line of context only when the phase changed,
+// and after a tool call only the first time the session enters that phase
+// (until a compaction): the agent is not told the same thing on every
+// call or prompt. A prompt
 // that only says to go on ("ok", "continue": prompt.Continuation) starts
 // no new task, so it neither moves the phase back to intent nor earns a
 // line (the same rule decides both, so they cannot disagree).
@@ -92,7 +94,10 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			return event.Result{}, nil
 		}
 		ph.Calls = 1 // the call that moved the phase is its first
-		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(to, opts))}, nil
+		// Said once per phase until the next compaction: in an edit and
+		// test loop the agent flips between implementation and
+		// verification every few calls, and knows it.
+		return event.Result{Context: []event.Entry{{Source: "phase", ID: to, Priority: event.Normal, Text: phaseText(to, opts), Once: true}}}, nil
 	}
 	return event.Result{}, nil
 }
