@@ -28,7 +28,7 @@ func TestWanted(t *testing.T) {
 		{event.PreTool, event.Decision{Verdict: event.Allow}, true},
 		{event.PermissionRequest, event.Decision{}, true},
 		{event.PostTool, event.Decision{}, false},
-		{event.PostTool, event.Decision{Context: []event.Entry{{Text: "x"}}}, false},
+		{event.PostTool, event.Decision{Context: []event.Entry{{Text: "x"}}}, true}, // context said is accounted for
 		{event.PostTool, event.Decision{Marks: []event.Mark{{Kind: event.MarkToolFailed, Text: "Bash `make`"}}}, true},
 		{event.Stop, event.Decision{}, false},
 		{event.Stop, event.Decision{Block: true}, true},

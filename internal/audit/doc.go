@@ -18,8 +18,11 @@
 // as a Stop kept going) or when the event left marks ([event.Mark]: a phase
 // transition, a strike, a todo closed): a post_tool that did neither would
 // double the trail's size, and so halve how far back it reaches, without
-// saying anything an auditor, or a session's timeline, asks about.
-// [Wanted] is that rule.
+// saying anything an auditor, or a session's timeline, asks about. An event
+// that put context before the model is kept too, with its bytes per kind
+// (context_bytes, package ctxbudget): what atreides said to the agent is
+// part of what it decided, and with the quieter context of issue 35 such
+// events are few. [Wanted] is that rule.
 //
 // Free text (command, paths, reasons, marks) goes through package sanitize, as the
 // project log always has: secrets masked, control characters escaped, long

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/ctxbudget"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -60,6 +61,10 @@ type Record struct {
 	// Marks are what the event changed in the session's story (package
 	// marks): the session timeline's points besides the tool calls.
 	Marks []event.Mark `json:"marks,omitempty"`
+	// ContextBytes is what the event put before the model, in bytes per
+	// kind (package ctxbudget: the context entries by source, "refusal"
+	// and "block" for those reasons).
+	ContextBytes map[string]int `json:"context_bytes,omitempty"`
 	// Machine and Checkout say where a record of a team's shared trail
 	// was written (see [Origin]); empty in a trail of one machine.
 	Machine  string `json:"machine,omitempty"`
@@ -133,7 +138,9 @@ func Wanted(ev *event.Event, d *event.Decision) bool {
 	if ev.Starts() {
 		return true
 	}
-	return d.Verdict != event.None || d.Block || len(d.Marks) > 0
+	// An event that put context before the model is kept too, so that
+	// the trail accounts for every byte of it (context_bytes).
+	return d.Verdict != event.None || d.Block || len(d.Marks) > 0 || len(d.Context) > 0 && ctxbudget.Counted(ev)
 }
 
 // NewRecord describes one decided event; total is the engine's time on it.
@@ -184,6 +191,7 @@ func NewRecord(ev *event.Event, d *event.Decision, total time.Duration) *Record 
 	if d.Block {
 		r.BlockReason = sanitize.String(d.BlockReason, maxReason)
 	}
+	r.ContextBytes = ctxbudget.Of(d)
 	for i, m := range d.Marks {
 		if i == maxMarks {
 			r.Marks = append(r.Marks, event.Mark{Kind: MarkMore, Text: strconv.Itoa(len(d.Marks)-i) + " more"})
@@ -271,6 +279,16 @@ func (r *Record) line() []byte {
 			b = append(appendField(b, `,"text":`, m.Text), '}')
 		}
 		b = append(b, ']')
+	}
+	if len(r.ContextBytes) > 0 {
+		b = append(b, `,"context_bytes":{`...)
+		for i, k := range slices.Sorted(maps.Keys(r.ContextBytes)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(append(AppendString(b, k), ':'), int64(r.ContextBytes[k]), 10)
+		}
+		b = append(b, '}')
 	}
 	if r.Machine != "" {
 		b = appendField(b, `,"machine":`, r.Machine)

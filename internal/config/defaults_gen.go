@@ -89,7 +89,7 @@ func builtinTree() *value {
 				"escalate": &value{kind: kindScalar, scalar: 3},
 			}},
 			"memory": &value{kind: kindMapping, keys: []string{"budget", "stale_hours", "drop_stale"}, fields: map[string]*value{
-				"budget":      &value{kind: kindScalar, scalar: 4000},
+				"budget":      &value{kind: kindScalar, scalar: 1200},
 				"stale_hours": &value{kind: kindScalar, scalar: 48},
 				"drop_stale":  &value{kind: kindScalar, scalar: false},
 			}},
@@ -121,7 +121,11 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules", "output"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"budget", "read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules", "output"}, fields: map[string]*value{
+			"budget": &value{kind: kindMapping, keys: []string{"session", "start"}, fields: map[string]*value{
+				"session": &value{kind: kindScalar, scalar: 16000},
+				"start":   &value{kind: kindScalar, scalar: 600},
+			}},
 			"read_before_write": &value{kind: kindScalar, scalar: "note"},
 			"checks": &value{kind: kindMapping, keys: []string{"budget_ms", "run"}, fields: map[string]*value{
 				"budget_ms": &value{kind: kindScalar, scalar: 4000},
@@ -511,7 +515,7 @@ func builtinConfig() *Config {
 				Escalate: 3,
 			},
 			Memory: Memory{
-				Budget:     4000,
+				Budget:     1200,
 				StaleHours: 48,
 			},
 			Rules: SessionRules{
@@ -541,6 +545,10 @@ func builtinConfig() *Config {
 			SessionRetentionDays: 30,
 		},
 		Context: Context{
+			Budget: ContextBudget{
+				Session: 16000,
+				Start:   600,
+			},
 			ReadBeforeWrite: "note",
 			Checks: Checks{
 				BudgetMS: 4000,

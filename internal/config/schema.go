@@ -389,6 +389,7 @@ type Delegation struct {
 // Context configures what atreides puts into, and keeps out of, the
 // agent's context, one subsection per feature.
 type Context struct {
+	Budget          ContextBudget   `yaml:"budget"`
 	ReadBeforeWrite ReadBeforeWrite `yaml:"read_before_write"`
 	Checks          Checks          `yaml:"checks"`
 	Monitor         ContextMonitor  `yaml:"monitor"`
@@ -397,6 +398,13 @@ type Context struct {
 	Comments        Comments        `yaml:"comments"`
 	Rules           ContextRules    `yaml:"rules"`
 	Output          ContextOutput   `yaml:"output"`
+}
+
+// ContextBudget bounds what atreides puts before the model, in bytes
+// (package ctxbudget): a whole session (0: no bound) and its start.
+type ContextBudget struct {
+	Session int `yaml:"session" min:"0" max:"10000000"`
+	Start   int `yaml:"start" min:"200" max:"9000"`
 }
 
 // ReadBeforeWrite is the read-before-write mode: off, note or block.

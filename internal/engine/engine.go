@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/collector"
+	"github.com/atreides-dev/atreides/internal/ctxbudget"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/marks"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -142,6 +143,10 @@ type Engine struct {
 	// state (State.Append) is kept with the event. Not called on a state
 	// that is not saved.
 	Saving func(st *State, d *event.Decision)
+	// SessionBudget, if set, is the session's context budget in bytes
+	// (0: none; see package ctxbudget), asked only on an event that
+	// carries context, so that the others read no configuration for it.
+	SessionBudget func() int
 }
 
 // New returns an engine over the handlers, sorted by priority (stable, so
@@ -215,7 +220,7 @@ func (e *Engine) newRun(ctx context.Context, answered *event.Decision) run {
 // when the state could not be loaded.
 func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.Decision, ran bool, err error) {
 	e.prepare(ev, r)
-	groups := e.groups(ev, r) | collector.StateKey.Group()
+	groups := e.groups(ev, r) | collector.StateKey.Group() | ctxbudget.Key.Group()
 	err = e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true
@@ -235,7 +240,10 @@ func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.D
 // deliver replaces the context the handlers registered with what the
 // event carries (package collector), leaving the rest to wait in the
 // session. After a compaction once-only context may come again; what
-// waits for a subagent that stopped is dropped.
+// waits for a subagent that stopped is dropped. What goes is counted
+// against the session's budget (package ctxbudget), on a replay too: the
+// model was given the event's answer when it came, and the state after a
+// replay is the state the event would have left had it been saved then.
 func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
 	cs := collector.StateKey.Of(st.Session)
 	if ev.Compacted() {
@@ -246,12 +254,37 @@ func (e *Engine) deliver(ev *event.Event, st *State, d *event.Decision) {
 	}
 	res := collector.Deliver(cs, ev.AgentID, d.Context, ev.ContextCap, ev.Time)
 	d.Context = res.Carried
+	if ctxbudget.Counted(ev) {
+		e.spend(st, d)
+	}
 	if res.Dropped > 0 {
 		e.env.Logf("session %s: %d context entries dropped, the waiting list was full", ev.SessionID, res.Dropped)
 	}
 	if res.Cut {
 		e.env.Logf("session %s: a context entry longer than %s's cap on %s was cut", ev.SessionID, ev.Host, ev.HostEvent)
 	}
+}
+
+// spend counts what d puts before the model against the session's
+// budget, dropping what the budget leaves no room for.
+func (e *Engine) spend(st *State, d *event.Decision) {
+	acct := ctxbudget.Key.Of(st.Session)
+	if len(d.Context) > 0 {
+		budget := 0
+		if e.SessionBudget != nil {
+			budget = e.SessionBudget()
+		}
+		was := acct.Dropped
+		d.Context = acct.Spend(d.Context, budget)
+		if was == 0 && acct.Dropped > 0 {
+			// Said once per session, in the project log: the model is
+			// not told (that would be more context).
+			e.env.Logf("session %s: its context budget of %d bytes (context.budget.session) is spent; only high-priority context goes from now on", st.Session.ID, budget)
+		}
+	}
+	refusal, block := ctxbudget.Reasons(d)
+	acct.Add(ctxbudget.KindRefusal, len(refusal))
+	acct.Add(ctxbudget.KindBlock, len(block))
 }
 
 // groups is the union of the groups the handlers of ev declare.

@@ -35,7 +35,7 @@ const replayShare = 0.5
 // store is still out of reach, or the time ran out) and why: then the
 // hook's event must wait behind them. from, when the store is a team's,
 // is this checkout's origin in the shared audit trail.
-func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, hs []engine.Handler, from *audit.Origin) (left int, err error) {
+func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, hs []engine.Handler, budget func() int, from *audit.Origin) (left int, err error) {
 	n, err := outbox.Waiting(dir)
 	if n == 0 {
 		if err != nil {
@@ -56,6 +56,7 @@ func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, en
 		l := loader
 		l.EventID = e.ID
 		eng := engine.New(l, env, hs...)
+		eng.SessionBudget = budget // counted as the event would have been
 		if from != nil {
 			eng.Saving = func(es *engine.State, d *event.Decision) {
 				if line := replayedLine(e, d, *from); line != nil {

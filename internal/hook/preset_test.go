@@ -17,7 +17,7 @@ var presetHandlers = map[config.Preset][]string{
 	config.PresetStandard: {"guard", "governance", "plan-approval", "outputs", "health", "memory", "memory-anchors",
 		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "config-note", "errors", "rule-files"},
 	config.PresetFull: {"guard", "governance", "plan-approval", "delegation-todo", "delegation", "read-first",
-		"edit-checks", "outputs", "health", "memory", "memory-anchors", "session-context", "monitor", "phase",
+		"edit-checks", "outputs", "health", "session-context", "memory", "memory-anchors", "monitor", "phase",
 		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "config-note", "errors", "keywords", "comments",
 		"rule-files", "background", "skills"},
 }

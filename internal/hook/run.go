@@ -184,12 +184,13 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader
-	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, from)
+	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, hs, s.sessionBudget, from)
 	if left > 0 {
 		l = waitingLoader{waitingErr(left, rerr)}
 	}
 	eng := engine.New(l, env, hs...)
 	eng.Decided = decided
+	eng.SessionBudget = s.sessionBudget
 	var (
 		start time.Time
 		line  []byte // the audit line

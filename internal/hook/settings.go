@@ -172,6 +172,13 @@ func (s *Settings) spoolMaxBytes() int64 {
 	return int64(c.Otel.SpoolMiB) << 20
 }
 
+// sessionBudget is the session's context budget in bytes
+// (context.budget.session; package ctxbudget).
+func (s *Settings) sessionBudget() int {
+	c, _ := s.Config()
+	return c.Context.Budget.Session
+}
+
 // loadRoster is the project's agent roster; a configuration that cannot
 // be read gives the built-in one. A preset below full has none: install
 // wrote no agent files, so neither the session's identity nor a strike's
@@ -226,8 +233,15 @@ func handlers(s *Settings) []engine.Handler {
 // plan approval gate (the user's own tasks.plans.require_approval), the
 // health check, the note on a broken configuration and the record
 // keepers (the session record, the errors drained to the task board) run
-// in every preset: they block, or say nothing unless something is wrong. standard adds what keeps a long session on track. Everything
-// else, and any handler added later until it is placed here, is full's.
+// in every preset: they block, or say nothing unless something is wrong.
+// standard adds what keeps a long session on track. Everything else, and
+// any handler added later until it is placed here, is full's: the session
+// start's identity and rules ("session-context") and the phase line among
+// them, so that guard says nothing unless it blocks and standard speaks
+// only when there is something to act on (a strike, the state after a
+// compaction, an open todo at a stop), the quiet default issue 35 asks
+// for; the host loads the project's instruction files and lists the
+// installed agents itself.
 func presetOf(name string) config.Preset {
 	switch name {
 	case "guard", "governance", "plan-approval", "health", "config-note", "record", "errors":

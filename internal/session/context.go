@@ -27,12 +27,18 @@ const capMargin = 100
 const maxStartTodos = 15
 
 // StartContext tells the agent at session start who it is, that atreides
-// is watching, which todos are open, and the project's rules (AGENTS.md;
-// nothing when it is missing and the host reads its own instruction file,
-// such as Claude Code's CLAUDE.md; else built-in defaults, see startRules). Everything is trimmed by
-// priority to what is left of [ContextCap] after the blocks of the
-// handlers before it (the state block after a compaction comes first):
-// identity, then todos, then rules, whole sections only.
+// is watching, which todos are open, and the project's rules (AGENTS.md),
+// within the start budget (context.budget.start, 600 bytes by default):
+// whole parts only, most important first. The project's rules are left
+// out when the host loads them itself ([hostLoads]); when they do not fit
+// they become a one-line pointer to their file. After a compaction the
+// state block lists the todos, so they are not repeated, and the start
+// takes at most a third of the memory budget, the state block the rest
+// (see Handlers).
+//
+// The roster is not described here: the hosts list the installed agents
+// to the model themselves (in their delegation tool), and the strikes'
+// escalation names the oracle when it is needed.
 func StartContext(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "session-context", Priority: engine.Normal,
@@ -47,20 +53,26 @@ func StartContext(opts OptionsFunc) engine.Handler {
 
 func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	o := opts().normalize()
-	room := ContextCap - capMargin
+	room := min(o.StartBudget, ContextCap-capMargin)
 	said := false // the state block before this one said what "from ..." means
+	before := 0
 	for _, blk := range c.Decision.Context {
-		room -= len(blk.Text) + 2
+		before += len(blk.Text) + 2
 		said = said || strings.Contains(blk.Text, elsewhereNote)
 	}
+	compacted := c.Event.Compacted()
+	if compacted {
+		room = min(room, o.MemoryBudget/3)
+	}
+	room = min(room, ContextCap-capMargin-before)
 	var r event.Result
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
-	b.WriteString(identity(o, c.Event.HostFacts()))
+	b.WriteString(identity(o))
 	if o.GuardOff {
-		b.WriteString("atreides's guard is switched off in the user's configuration: shell commands and file access are not checked.\n")
+		b.WriteString("atreides's guard is off in the user's configuration: commands and file access are not checked.\n")
 	} else {
-		b.WriteString("atreides guards this session: shell commands and file access are checked before they run, and a blocked call says why and what to do instead. Do not try to get around a block; ask the user.\n")
+		b.WriteString("atreides checks shell commands and file access before they run; a blocked call says why. Do not work around a block; ask the user.\n")
 	}
 
 	rules := startRules(c, o)
@@ -69,49 +81,48 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	r.Warning = rules.warning
 
-	if open := todos.Key.Read(c.State.Project).Open(); len(open) > 0 {
+	if open := todos.Key.Read(c.State.Project).Open(); len(open) > 0 && !compacted {
 		var t strings.Builder
-		t.WriteString("\nOpen todos (atreides):\n")
+		t.WriteString("Open todos (atreides):\n")
 		writeTodos(&t, c.State.Project, open, maxStartTodos, said)
 		if b.Len()+t.Len() <= room {
 			b.WriteString(t.String())
+		} else {
+			fmt.Fprintf(&b, "%d open todos: atreides todo list.\n", len(open))
 		}
 	}
 
 	switch left := room - b.Len() - len(rules.head); {
 	case rules.head == "":
-		// The host reads the project's own instruction file itself.
-	case left > 200:
+		// The host reads the project's rules itself.
+	case len(rules.text) <= left || left >= minRulesRoom:
 		b.WriteString(rules.head)
 		b.WriteString(fitSections(rules.text, left))
+	case rules.file != "":
+		fmt.Fprintf(&b, "Project rules: %s (read it before changing code).", rules.file)
 	default:
-		b.WriteString("\n[atreides: rules left out to fit the context cap; read " + o.RulesFile + "]")
+		// atreides's generic defaults are not worth a pointer.
 	}
 	r.Context = event.Note("session", "start", event.High, strings.TrimRight(b.String(), "\n"))
 	r.Context[0].Standing = true
 	return r, nil
 }
 
-// identity is the persona header. It names the roster's subagents as the
-// host starts them ([event.HostFacts.CallOf]): an agent the host cannot
-// start is not named, since it would send the lead agent after nothing.
-func identity(o Options, host *event.HostFacts) string {
+// minRulesRoom is the least room in which rules too long for it are put
+// in part (whole sections, and a note saying the rest is in the file);
+// with less, a pointer to the file says more.
+const minRulesRoom = 400
+
+// identity is the persona line. The roster is not named: each host lists
+// the installed agents to the model itself.
+func identity(o Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are %s, the lead agent of this session.", o.Persona)
 	if o.Prefix {
 		fmt.Fprintf(&b, " Begin every reply with \"[%s]:\".", o.Persona)
 	}
 	if o.Announce {
-		b.WriteString(" Before delegating to a subagent, announce it in one line (\"Delegating to NAME: why\").")
-	}
-	var named []string
-	for _, a := range o.Agents {
-		if call := host.CallOf(a.ID); call != "" {
-			named = append(named, fmt.Sprintf("%s (%s; %s)", a.Name, a.Role, call))
-		}
-	}
-	if len(named) > 0 {
-		b.WriteString(" Agents you can delegate to: " + strings.Join(named, ", ") + ".")
+		b.WriteString(" Announce each delegation in one line (\"Delegating to NAME: why\").")
 	}
 	b.WriteString("\n")
 	return b.String()
@@ -150,6 +161,7 @@ const elsewhereNote = `Entries marked "from ..." were added in another checkout 
 // rulesChoice is what the session context says about the project's rules.
 type rulesChoice struct {
 	head, text string // the rules block; head "" adds none
+	file       string // the project's rules file, for a pointer when they do not fit; "" for the defaults
 	note       string // for the agent: why the defaults are used
 	warning    string // for the user, only when the finding is new
 }
@@ -166,7 +178,7 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 	if root == "" {
 		root = c.Event.Cwd
 	}
-	defaults := rulesChoice{head: "\nRules (atreides defaults):\n", text: DefaultRules}
+	defaults := rulesChoice{head: "Rules (atreides defaults):\n", text: DefaultRules}
 	if root == "" {
 		defaults.note = "no project directory known"
 		return defaults
@@ -177,8 +189,13 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 		*rules = update
 	}
 	switch {
+	case len(cache.Problems) == 0 && cache.Text != "" && hostLoads(c.Event.HostFacts(), root, o.RulesFile):
+		// The host puts the file into its agent's context itself
+		// (Codex's AGENTS.md, or a CLAUDE.md that imports it): a copy
+		// would say it twice.
+		return rulesChoice{}
 	case len(cache.Problems) == 0 && cache.Text != "":
-		return rulesChoice{head: "\nProject rules (" + o.RulesFile + "):\n", text: cache.Text}
+		return rulesChoice{head: "Project rules (" + o.RulesFile + "):\n", text: cache.Text, file: o.RulesFile}
 	case cache.Missing:
 		if hostInstructions(c.Event.HostFacts(), root) != "" {
 			return rulesChoice{}

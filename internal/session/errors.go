@@ -49,7 +49,7 @@ var errorClasses = []errorClass{
 	{"file-not-found", `(?i)no such file or directory|\bENOENT\b|cannot find the (file|path)|file does not exist|does not exist|not found: .*\.(go|js|ts|py|rs|json|ya?ml)`,
 		"The path does not exist: list the directory (ls, Glob) to find the right path instead of guessing."},
 	{"test-failure", `(?m)^--- FAIL|^FAIL\b|\b\d+ (failed|failing)\b|AssertionError|test result: FAILED|Tests?:\s+\d+ failed|^FAILED |expected .* (got|but was|received)`,
-		"Read the first failing test's message and the code it exercises; fix the cause, then re-run only that test before the whole suite."},
+		"Read the first failure and the code it exercises; fix the cause, then re-run only that test."},
 	{"syntax-error", `(?i)SyntaxError|syntax error|unexpected token|unexpected end of (input|file|JSON)|parse error|unterminated (string|quoted)|expected .{1,30} found`,
 		"A syntax error: open the file at the reported line and fix the structure (brackets, quotes, indentation) before running again."},
 	{"type-error", `(?i)TypeError|type mismatch|incompatible types?|cannot use .* as .* (value|type)|is not assignable to|mismatched types`,

@@ -9,10 +9,13 @@ import "github.com/atreides-dev/atreides/internal/engine"
 // health check's one line comes first of all. checks are the set-up checks
 // the health check runs, outside the state lock, besides [StateCheck].
 func Handlers(opts OptionsFunc, checks ...Check) []engine.Handler {
-	hs := []engine.Handler{Health(checks...)}
+	// The session start's context before the memory's: after a
+	// compaction the state block takes what the start left of the memory
+	// budget (the collector still puts the state block first: it is of
+	// critical priority).
+	hs := []engine.Handler{Health(checks...), StartContext(opts)}
 	hs = append(hs, Memory(opts)...)
 	return append(hs,
-		StartContext(opts),
 		Monitor(opts),
 		PhaseTracker(opts),
 		Strikes(opts),

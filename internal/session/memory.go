@@ -30,8 +30,10 @@ const (
 	StateClose = "<!-- END ATREIDES STATE -->"
 )
 
-// snapshotCalls is how many recent tool calls a snapshot keeps.
-const snapshotCalls = 10
+// snapshotCalls is how many recent tool calls a snapshot keeps: the
+// state block lists a few, enough to say where the agent was; older
+// ones, and blocked calls, are history the agent does not need.
+const snapshotCalls = 3
 
 // promptAnchors are the prompt prefixes that make an anchor, with its kind
 // and priority.
@@ -89,6 +91,13 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			snap = takeSnapshot(p, s, ev)
 		}
 		o := opts().normalize()
+		// The event's whole context fits the memory budget: the
+		// session start's lines (registered before) take their share.
+		used := 0
+		for _, e := range c.Decision.Context {
+			used += len(e.Text) + 2
+		}
+		o.MemoryBudget = max(o.MemoryBudget-used, o.MemoryBudget/2)
 		tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
 		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
 		if stored.Snapshot != nil {
@@ -130,11 +139,14 @@ func takeSnapshot(p *state.Project, s *state.Session, ev *event.Event) *compacti
 		snap.Todos = append(snap.Todos, t)
 	}
 	snap.Strikes = slices.Clone(strikes.Key.Of(s).Targets)
-	calls := *history.Key.Of(s)
+	calls := slices.DeleteFunc(slices.Clone(*history.Key.Of(s)), func(c history.ToolCall) bool { return c.Outcome == "blocked" })
 	if len(calls) > snapshotCalls {
 		calls = calls[len(calls)-snapshotCalls:]
 	}
-	snap.LastCalls = slices.Clone(calls)
+	for i := range calls {
+		calls[i].Summary = projectRelative(calls[i].Summary, ev.ProjectDir)
+	}
+	snap.LastCalls = calls
 	return snap
 }
 
@@ -270,16 +282,12 @@ func renderState(snap *compaction.Snapshot, p *state.Project, held string, tasks
 	}
 	for i, c := range snap.LastCalls {
 		items = append(items, stateItem{section: secCalls, score: scoreCall + i, order: i,
-			text: fmt.Sprintf("- %s %s %s %s", c.Time.UTC().Format("15:04:05"), c.Raw, cmp.Or(c.Outcome, "?"), shorten(oneLine(c.Summary), 100))})
+			text: fmt.Sprintf("- %s %s: %s", c.Raw, cmp.Or(c.Outcome, "?"), shorten(oneLine(c.Summary), 100))})
 	}
 
 	var head strings.Builder
 	head.WriteString(StateOpen + "\n")
-	fmt.Fprintf(&head, "atreides: your working state from before the compaction (snapshot %s", snap.Time.UTC().Format("2006-01-02 15:04 UTC"))
-	if snap.Trigger != "" {
-		fmt.Fprintf(&head, ", %s", snap.Trigger)
-	}
-	head.WriteString("). Resume from here; do not restart finished work.\n")
+	head.WriteString("atreides: your state before the compaction. Resume; do not redo finished work.\n")
 	if snap.Phase != "" {
 		fmt.Fprintf(&head, "Phase: %s\n", snap.Phase)
 	}

@@ -152,10 +152,13 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	opts := func() Options { return o }
 	p := &state.Project{}
 	r, _ := startContext(startCall(t, dir, p), opts)
-	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Explore (codebase search; the Agent tool with subagent_type \"explore\")", "Stilgar (oracle", "Project rules (AGENTS.md)", "- use bbolt"} {
+	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Project rules (AGENTS.md)", "- use bbolt"} {
 		if !strings.Contains(event.JoinEntries(r.Context), s) {
 			t.Errorf("context lacks %q:\n%s", s, event.JoinEntries(r.Context))
 		}
+	}
+	if ctx := event.JoinEntries(r.Context); strings.Contains(ctx, "Stilgar") || len(ctx) > defaultStartBudget {
+		t.Errorf("the start names the roster or is over its budget (%d bytes):\n%s", len(ctx), ctx)
 	}
 	if r.Warning != "" || (*rulesKey.Of(p)) == nil || (*rulesKey.Of(p)).Text == "" {
 		t.Fatalf("warning %q, cache %+v", r.Warning, (*rulesKey.Of(p)))
@@ -181,8 +184,10 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	}
 }
 
-// TestStartContextBudget: a huge AGENTS.md after a state block still fits
-// Claude Code's cap, loses whole sections only, and keeps the marker.
+// TestStartContextBudget: with a start budget raised to 6000, a huge
+// AGENTS.md after a state block still fits Claude Code's cap, loses whole
+// sections only, and keeps the marker; with the default budget it is a
+// pointer to the file, and the start fits 600 bytes.
 func TestStartContextBudget(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -194,6 +199,12 @@ func TestStartContextBudget(t *testing.T) {
 	stateBlock := StateOpen + "\n" + strings.Repeat("x", 3900) + "\n" + StateClose
 	c := startCall(t, dir, &state.Project{}, stateBlock)
 	r, _ := startContext(c, func() Options { return testOptions() })
+	if got := event.JoinEntries(r.Context); len(got) > defaultStartBudget || !strings.HasSuffix(got, "Project rules: AGENTS.md (read it before changing code).") {
+		t.Errorf("default budget: %d bytes:\n%s", len(got), got)
+	}
+	big := testOptions()
+	big.StartBudget = 6000
+	r, _ = startContext(c, func() Options { return big })
 	total := len(stateBlock) + 2 + len(event.JoinEntries(r.Context))
 	if total > ContextCap {
 		t.Errorf("total context %d > cap %d", total, ContextCap)

@@ -38,7 +38,9 @@ type Options struct {
 	// MemoryBudget bounds the state block re-injected after compaction,
 	// in bytes; StaleAfter is when an anchor counts as stale.
 	MemoryBudget int
-	StaleAfter   time.Duration
+	// StartBudget bounds the session start's context (context.budget.start).
+	StartBudget int
+	StaleAfter  time.Duration
 	// DropStale drops stale anchors instead of marking them.
 	DropStale bool
 
@@ -108,7 +110,7 @@ func FromConfig(cfg *config.Config) Options {
 		VerifyBeforeStop: w.VerifyBeforeStop,
 		WarnAt:           c.Strikes.Warn, EscalateAt: c.Strikes.Escalate,
 		MaxBlocks: c.Stop.MaxBlocks, StagnantTurns: c.Stop.StagnantTurns,
-		MemoryBudget: c.Memory.Budget, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
+		MemoryBudget: c.Memory.Budget, StartBudget: cfg.Context.Budget.Start, StaleAfter: time.Duration(c.Memory.StaleHours) * time.Hour, DropStale: c.Memory.DropStale,
 		RulesFile: c.Rules.File, RulesRequired: c.Rules.Required, RulesBudget: c.Rules.Budget,
 		Persona: c.Identity.Name, Prefix: c.Identity.Prefix, Announce: c.Identity.Announce,
 	}
@@ -145,6 +147,15 @@ func roleWords(role string) string {
 	return role
 }
 
+// The context budgets where no configuration says: the defaults of
+// session.memory.budget and context.budget.start (issue 35: a session
+// start of at most 600 bytes, a state block after compaction of at most
+// 1,200).
+const (
+	defaultMemoryBudget = 1200
+	defaultStartBudget  = 600
+)
+
 // defaultStaleAfter is when an anchor is stale where no configuration
 // says (session.memory.stale_hours' default).
 const defaultStaleAfter = 48 * time.Hour
@@ -167,7 +178,10 @@ func (o Options) normalize() Options {
 		o.EscalateAt = o.WarnAt + 1
 	}
 	if o.MemoryBudget <= 0 {
-		o.MemoryBudget = 4000
+		o.MemoryBudget = defaultMemoryBudget
+	}
+	if o.StartBudget <= 0 {
+		o.StartBudget = defaultStartBudget
 	}
 	if o.StaleAfter <= 0 {
 		o.StaleAfter = defaultStaleAfter

@@ -28,8 +28,13 @@ const (
 
 // PhaseTracker infers the workflow phase from the tool stream and the
 // user's prompts, records every transition, and offers the new phase with
-// its guidance as context: on every prompt, and after a tool call only when
-// the phase changed, so the agent is not told the same thing on every call.
+// its guidance as one short line of context only when the phase changed,
+// and after a tool call only the first time the session enters that phase
+// (until a compaction): the agent is not told the same thing on every
+// call or prompt. A prompt
+// that only says to go on ("ok", "continue": prompt.Continuation) starts
+// no new task, so it neither moves the phase back to intent nor earns a
+// line (the same rule decides both, so they cannot disagree).
 func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
@@ -67,39 +72,43 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ph := phase.Key.Of(s)
 	switch ev.Kind {
 	case event.UserPrompt:
-		from := ph.Current
+		if prompt.Continuation(ev.Prompt) {
+			return event.Result{}, nil
+		}
 		class := prompt.Classify(promptWords(c))
 		workKey.Of(s).Class = string(class)
-		ph.Set(phase.Intent, promptCause(class), ev.Time)
+		changed := ph.Set(phase.Intent, promptCause(class), ev.Time)
 		ph.Calls = 0
-		text := phaseText(from, phase.Intent, "", true, opts)
+		if !changed {
+			return event.Result{}, nil
+		}
+		text := phaseText(phase.Intent, opts)
 		if class != prompt.Unknown {
 			text = classText(text, class, opts)
 		}
 		return event.Result{Context: event.Note("phase", "", event.Normal, text)}, nil
 	case event.PostTool:
-		from := ph.Current
-		to := nextPhase(from, ph.Calls, act)
+		to := nextPhase(ph.Current, ph.Calls, act)
 		ph.Calls++
 		if !ph.Set(to, cause, ev.Time) {
 			return event.Result{}, nil
 		}
 		ph.Calls = 1 // the call that moved the phase is its first
-		return event.Result{Context: event.Note("phase", "", event.Normal, phaseText(from, to, cause, false, opts))}, nil
+		// Said once per phase until the next compaction: in an edit and
+		// test loop the agent flips between implementation and
+		// verification every few calls, and knows it.
+		return event.Result{Context: []event.Entry{{Source: "phase", ID: to, Priority: event.Normal, Text: phaseText(to, opts), Once: true}}}, nil
 	}
 	return event.Result{}, nil
 }
 
-// phaseText is the short context line for a phase. On a prompt the
-// previous phase is left out: the agent needs to know where it is, not
-// where it was.
-func phaseText(from, to, cause string, onPrompt bool, opts OptionsFunc) string {
+// phaseText is the one short line for a new phase: where the agent is
+// and the phase's guidance. Where it was and what moved it (which named
+// the file, by its absolute path) are left out: the agent did that call
+// itself, and the transition record keeps them for `status`.
+func phaseText(to string, opts OptionsFunc) string {
 	var b strings.Builder
-	if onPrompt || from == "" {
-		fmt.Fprintf(&b, "atreides phase: %s.", to)
-	} else {
-		fmt.Fprintf(&b, "atreides phase: %s → %s (after %s).", from, to, cause)
-	}
+	fmt.Fprintf(&b, "atreides phase: %s.", to)
 	if g := opts().Guidance[to]; g != "" {
 		b.WriteString(" ")
 		b.WriteString(g)
@@ -131,7 +140,7 @@ func classText(line string, class prompt.Class, opts OptionsFunc) string {
 func classify(c *engine.Call) (activity, string) {
 	ev := c.Event
 	t := ev.Tool
-	target := Summary(t)
+	target := projectRelative(Summary(t), ev.ProjectDir)
 	switch t.Name {
 	case event.Read, event.Search, event.Fetch:
 		return actRead, strings.TrimSpace(string(t.Name) + " " + shorten(target, 80))
@@ -187,6 +196,16 @@ func nextPhase(cur string, calls int, act activity) string {
 		}
 	}
 	return cur
+}
+
+// projectRelative writes the paths under root in s relative to it: a
+// transition's cause is shown by `status` and the dashboard, where the
+// project is known and its absolute path only takes room.
+func projectRelative(s, root string) string {
+	if root == "" || root == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, strings.TrimSuffix(root, "/")+"/", "")
 }
 
 func firstWord(s string) string {

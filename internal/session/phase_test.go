@@ -1,6 +1,14 @@
 package session
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/phase"
+)
 
 func TestNextPhase(t *testing.T) {
 	tests := []struct {
@@ -42,5 +50,33 @@ func TestNormalizeCommand(t *testing.T) {
 		if got := normalizeCommand(in); got != want {
 			t.Errorf("normalizeCommand(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestContinuationKeepsPhase: a prompt that only says to go on keeps the
+// phase and says nothing; a new request moves it to intent and says so,
+// once; a second request while in intent says nothing.
+func TestContinuationKeepsPhase(t *testing.T) {
+	ev := &event.Event{Kind: event.UserPrompt, SessionID: "s", Time: time.Unix(100, 0)}
+	st := engine.NewState(ev)
+	phase.Key.Of(st.Session).Current = phase.Implementation
+	prompt := func(text string) string {
+		ev.Prompt = text
+		r, err := trackPhase(&engine.Call{Event: ev, State: st, Memo: &engine.Memo{}}, func() Options { return testOptions() })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return event.JoinEntries(r.Context)
+	}
+	for _, p := range []string{"ok", "continue", "Go on!", "yes, proceed"} {
+		if got := prompt(p); got != "" || phase.Key.Of(st.Session).Current != phase.Implementation {
+			t.Fatalf("%q: said %q, phase %q", p, got, phase.Key.Of(st.Session).Current)
+		}
+	}
+	if got := prompt("now add a test for the parser"); !strings.HasPrefix(got, "atreides phase: intent") || phase.Key.Of(st.Session).Current != phase.Intent {
+		t.Fatalf("new request: said %q, phase %q", got, phase.Key.Of(st.Session).Current)
+	}
+	if got := prompt("and update the changelog"); got != "" {
+		t.Fatalf("second request while in intent said %q", got)
 	}
 }

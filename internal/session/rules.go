@@ -18,13 +18,11 @@ import (
 // reported as a problem rather than read into every session.
 const maxRulesFile = 256 << 10
 
-// DefaultRules are injected when the project has no usable rules file.
-const DefaultRules = `- Understand the request before changing code; ask when it is ambiguous.
-- Read before you edit; keep each change small and focused on the task.
-- After changing code, run the relevant tests, build and linters; fix failures before reporting done.
-- Never commit secrets, and never run destructive commands without the user's consent.
-- Keep todos current: mark them done or cancelled as you go.
-- After repeated failures, stop and consult the oracle instead of retrying.`
+// DefaultRules are injected when the project has no usable rules file:
+// three lines, so that they fit the session start's budget.
+const DefaultRules = `- Read before you edit; keep each change small and on the task.
+- Run the relevant tests, build and linters before reporting done.
+- No secrets in commits; no destructive commands without the user's consent.`
 
 // loadRules returns the checked rules file, from the cache when the file's
 // modification time and size (and the check's settings) are unchanged. It

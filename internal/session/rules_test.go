@@ -3,10 +3,12 @@ package session
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -106,34 +108,42 @@ func TestRulesLinks(t *testing.T) {
 	}
 }
 
-// TestIdentityNamesHostAgents: the roster's subagents are named as each
-// host starts them; one the host keeps its own primary agent under is not.
-func TestIdentityNamesHostAgents(t *testing.T) {
-	renamed := testOptions()
-	renamed.Agents = []Agent{{ID: "scout", Name: "Scout", Role: "codebase search"}}
-	tests := []struct {
-		host string
-		o    Options
-		want []string
-		not  []string
-	}{
-		{"claude", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the Agent tool with subagent_type "stilgar")`, `Explore (codebase search; the Agent tool with subagent_type "explore")`, "Librarian", "Build", "Plan ("}, nil},
-		{"opencode", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the task tool with subagent_type "stilgar")`, "Explore ("}, []string{"Build (", "Plan ("}},
-		{"gemini", testOptions(), []string{`the invoke_agent tool with agent_name "stilgar"`}, nil},
-		{"codex", testOptions(), []string{`the spawn_agent tool with agent_type "stilgar"`}, nil},
-		{"unknown", testOptions(), nil, []string{"Agents you can delegate to"}},
-		{"claude", renamed, []string{`Scout (codebase search; the Agent tool with subagent_type "scout")`}, []string{"Stilgar"}},
+// TestIdentityNamesNoRoster: the identity is one line whatever the
+// roster: each host lists its installed agents to the model itself, and
+// the strikes' escalation names the oracle when it is needed.
+func TestIdentityNamesNoRoster(t *testing.T) {
+	o := testOptions()
+	o.Prefix = true
+	got := identity(o)
+	if strings.Count(got, "\n") != 1 || strings.Contains(got, "Stilgar") || strings.Contains(got, "subagent_type") || !strings.Contains(got, "Begin every reply with") {
+		t.Errorf("identity: %q", got)
 	}
-	for _, tt := range tests {
-		got := identity(tt.o, testHosts[tt.host])
-		for _, w := range tt.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("%s: identity lacks %q: %s", tt.host, w, got)
+}
+
+// TestRulesNotInjectedWhereHostLoadsThem: for every host, AGENTS.md goes
+// into the session start only when the host does not load it itself: a
+// host that reads AGENTS.md (Codex, OpenCode, ...) gets no copy, nor does
+// one whose own instruction file imports it (CLAUDE.md with @AGENTS.md).
+func TestRulesNotInjectedWhereHostLoadsThem(t *testing.T) {
+	const rules = "# Rules\n- MARK-RULES-TEXT\n"
+	for name, facts := range all.Facts() {
+		loads := slices.Contains(facts.Instructions, "AGENTS.md")
+		for _, importer := range append([]string{""}, facts.Instructions...) {
+			if importer == "AGENTS.md" {
+				continue
 			}
-		}
-		for _, n := range tt.not {
-			if strings.Contains(got, n) {
-				t.Errorf("%s: identity names %q: %s", tt.host, n, got)
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(rules), 0o644)
+			if importer != "" {
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, importer)), 0o755)
+				os.WriteFile(filepath.Join(dir, importer), []byte("# Ours\nSee @AGENTS.md for the rules.\n"), 0o644)
+			}
+			c := startCall(t, dir, &state.Project{})
+			c.Event.Host, c.Event.Facts = name, facts
+			r, _ := startContext(c, func() Options { return testOptions() })
+			got := strings.Contains(event.JoinEntries(r.Context), "MARK-RULES-TEXT")
+			if want := !loads && importer == ""; got != want {
+				t.Errorf("%s, AGENTS.md imported by %q: rules injected %v, want %v", name, importer, got, want)
 			}
 		}
 	}

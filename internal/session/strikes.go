@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/engine"
@@ -147,30 +148,39 @@ func describeTarget(k *strikes.Strike) string {
 	return fmt.Sprintf("%s `%s`", k.Tool, k.Target)
 }
 
-func warning(k *strikes.Strike, o Options, host *event.HostFacts) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "atreides: %s failed %d times in a row (%s). Do not retry it unchanged.\n", describeTarget(k), k.Count, k.Class)
-	fmt.Fprintf(&b, "Suggestion: %s\n", adviceFor(k.Class))
-	fmt.Fprintf(&b, "After %d failures atreides will ask you to stop and %s.", o.EscalateAt, consultWhom(o, host))
-	return b.String()
+// warning is the warning strike's one line: what failed, how often, and
+// the catalogue's advice for its class. What the escalation will ask is
+// left for the escalation to say.
+func warning(k *strikes.Strike, _ Options, _ *event.HostFacts) string {
+	return fmt.Sprintf("atreides: %s failed %d times in a row (%s). %s", describeTarget(k), k.Count, k.Class, adviceFor(k.Class))
 }
 
+// escalation tells the agent to stop repeating the call: its errors, each
+// distinct one once (they are most often the same line), and whom to consult or
+// what to do instead, in a few lines.
 func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row. STOP repeating it.\n", describeTarget(k), k.Count)
-	b.WriteString("Error history:\n")
+	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row", describeTarget(k), k.Count)
+	var seen []string // each distinct error once, oldest first
 	for _, e := range k.Errors {
-		fmt.Fprintf(&b, "- %s %s: %s\n", e.Time.UTC().Format("15:04:05"), e.Class, e.Excerpt)
-	}
-	if a, call := oracle(o, host); call != "" {
-		fmt.Fprintf(&b, "Next: consult %s, the oracle: start the %s subagent (%s) and give it the target, the error history above and what you already tried. ", a.Name, a.ID, call)
-		if o.Announce {
-			fmt.Fprintf(&b, "Tell the user you are consulting %s. ", a.Name)
+		if line := e.Class + ": " + e.Excerpt; !slices.Contains(seen, line) {
+			seen = append(seen, line)
 		}
-	} else {
-		b.WriteString("Next: stop and diagnose it: re-read the error history above, check your assumptions against the code, and change your approach before you try again. ")
 	}
-	b.WriteString("If the diagnosis does not resolve it, revert your last changes to a working state and ask the user.")
+	if len(seen) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(seen, "; "))
+	}
+	b.WriteString(". STOP repeating it. ")
+	if a, call := oracle(o, host); call != "" {
+		fmt.Fprintf(&b, "Next: consult %s (%s) with the error and what you tried", a.Name, call)
+		if o.Announce {
+			b.WriteString(", and tell the user")
+		}
+		b.WriteString(". ")
+	} else {
+		b.WriteString("Check your assumptions against the code and change your approach. ")
+	}
+	b.WriteString("If that does not resolve it, revert to a working state and ask the user.")
 	return b.String()
 }
 
@@ -182,12 +192,4 @@ func oracle(o Options, host *event.HostFacts) (a Agent, call string) {
 		return Agent{}, ""
 	}
 	return a, host.CallOf(a.ID)
-}
-
-// consultWhom is what the warning says the escalation will ask for.
-func consultWhom(o Options, host *event.HostFacts) string {
-	if a, call := oracle(o, host); call != "" {
-		return "consult " + a.Name + " (" + call + ")"
-	}
-	return "diagnose before trying again"
 }

@@ -16,6 +16,7 @@ import (
 	_ "github.com/atreides-dev/atreides/internal/bgtasks"    // the background tasks
 	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
 	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
+	_ "github.com/atreides-dev/atreides/internal/ctxbudget"  // the context budget group
 	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
 	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
 	_ "github.com/atreides-dev/atreides/internal/govstate"   // the project's governance group

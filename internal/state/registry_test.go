@@ -26,13 +26,16 @@ func (n *note) fields(c *binrec.Codec) {
 	c.Strs(&n.Tags)
 }
 
-// registerNote registers the note group at the one tag no group has,
-// for the test at hand only (TestNewerSectionsKept takes that tag for a
-// newer build's).
+// registerNote registers the note group at the last tag, for the test at
+// hand only: the group a build links there (package ctxbudget's, when the
+// test binary links it) is set aside and put back after the test.
+// TestNewerSectionsKept takes that tag for a newer build's.
 func registerNote(t *testing.T) SessionKey[note] {
 	tag, next := maxSections-1, nextGroup
+	key, sec := sessionKeys[tag], sessionSections[tag]
+	sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
 	t.Cleanup(func() {
-		sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
+		sessionKeys[tag], sessionSections[tag] = key, sec
 		nextGroup = next
 	})
 	return RegisterSession(tag, "note", "note", (*note).fields)

@@ -5,6 +5,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/compaction"
+	"github.com/atreides-dev/atreides/internal/ctxbudget"
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/phase"
@@ -23,6 +24,7 @@ import (
 
 func readHistory(s *state.Session) history.Calls              { return *history.Key.Read(s) }
 func readPhase(s *state.Session) *phase.State                 { return phase.Key.Read(s) }
+func readContextBudget(s *state.Session) *ctxbudget.State     { return ctxbudget.Key.Read(s) }
 func readStrikes(s *state.Session) []strikes.Strike           { return strikes.Key.Read(s).Targets }
 func readAgentTodos(s *state.Session) []agenttodos.Todo       { return agenttodos.Key.Read(s).Agent }
 func readStop(s *state.Session) session.StopState             { return *session.StopKey.Read(s) }

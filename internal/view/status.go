@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agenttodos"
+	"github.com/atreides-dev/atreides/internal/ctxbudget"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/history"
@@ -95,6 +97,9 @@ type StatusSession struct {
 	Compacted *time.Time `json:"last_snapshot"`
 	// Delegations are its subagents, oldest first, live and finished.
 	Delegations []StatusDelegation `json:"delegations"`
+	// Context is what atreides put before the model in this session, in
+	// bytes, against its budget, in all and per kind (package ctxbudget).
+	Context ctxbudget.State `json:"context"`
 }
 
 // StatusDelegation is one subagent in `status --json`: every key is always
@@ -213,7 +218,9 @@ func statusSession(s *state.Session, ncalls int) StatusSession {
 		Phase: readPhase(s).Current, Transitions: append([]phase.Transition{}, trans...), Strikes: append([]strikes.Strike{}, readStrikes(s)...),
 		AgentTodos: List(readAgentTodos(s)), Stop: stop, StopBlocks: stop.Blocks,
 		Delegations: statusDelegations(readDelegations(s)),
+		Context:     *readContextBudget(s),
 	}
+	sj.Context.Kinds = List(slices.Clone(sj.Context.Kinds))
 	if snap := readCompaction(s); snap != nil {
 		t := snap.Time
 		sj.Compacted = &t
@@ -262,4 +269,33 @@ func statusDelegations(ds []subagents.Delegation) []StatusDelegation {
 		out = append(out, v)
 	}
 	return out
+}
+
+// ContextLine is a session's context use in one line: bytes put before
+// the model against the budget, the largest kinds, what the budget left
+// out ("1840 B of 16000 B budget (memory 900, strikes 600, …)").
+func ContextLine(c ctxbudget.State) string {
+	line := fmt.Sprintf("%d B", c.Total)
+	if c.Budget > 0 {
+		line += fmt.Sprintf(" of %d B budget", c.Budget)
+	}
+	kinds := slices.Clone(c.Kinds)
+	slices.SortStableFunc(kinds, func(a, b ctxbudget.Count) int { return b.Bytes - a.Bytes })
+	var parts []string
+	for i, k := range kinds {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		if k.Bytes > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k.Kind, k.Bytes))
+		}
+	}
+	if len(parts) > 0 {
+		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if c.Dropped > 0 {
+		line += fmt.Sprintf("; %d B left out over budget", c.Dropped)
+	}
+	return line
 }

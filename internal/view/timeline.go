@@ -104,6 +104,10 @@ func recordItem(l *audit.Record, at time.Time) (Item, bool) {
 		if l.Block {
 			it.Title += " kept going"
 		}
+	case len(l.Marks) == 0 && len(l.ContextBytes) > 0 && !lifecycle(l.Event):
+		// Kept only for the context it carried (its bytes are in the
+		// trail): no point of the session's story.
+		return Item{}, false
 	case len(l.Marks) == 0:
 		it.Kind, it.Title = "event", l.HostEvent
 		it.Verdict, it.Rule = "", ""
@@ -172,4 +176,14 @@ func (s *Snapshot) stateItems(sess *state.Session, marked map[markKey]bool) []It
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
+}
+
+// lifecycle reports whether an event of kind k is one of the few of a
+// session's life the trail always keeps (audit.Wanted).
+func lifecycle(k string) bool {
+	switch event.Kind(k) {
+	case event.SessionStart, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
+		return true
+	}
+	return false
 }

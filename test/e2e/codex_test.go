@@ -204,9 +204,13 @@ func codexAllowed(t *testing.T) {
 }
 
 // SessionStart context reaches the model as a developer message in the
-// first request.
+// first request. Codex loads the project's AGENTS.md itself, so the
+// session start carries no copy of it (issue 35): its text is in the
+// request once, Codex's own.
 func codexSessionContext(t *testing.T) {
+	const rules = "CODEX-ROOT-RULES-MARK"
 	p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text("Hello.")}})
+	p.WriteFile("AGENTS.md", "# Rules\n- "+rules+"\n")
 	p.writeCodexHooks()
 	p.Run("say hello")
 
@@ -216,6 +220,11 @@ func codexSessionContext(t *testing.T) {
 	}
 	if got := main[0].MessagesContaining("developer", sessionMarker); len(got) != 1 {
 		t.Errorf("first request has %d developer messages with %q, want 1", len(got), sessionMarker)
+	} else if strings.Contains(got[0], rules) {
+		t.Errorf("the session start repeats AGENTS.md, which Codex loads itself: %q", got[0])
+	}
+	if n := strings.Count(string(main[0].Raw), rules); n != 1 {
+		t.Errorf("AGENTS.md's text is in the first request %d times, want once (Codex's own)", n)
 	}
 }
 

@@ -249,6 +249,9 @@ func printStatusSession(io *command.IO, s *view.StatusSession) {
 // printOrchestration prints a session's phase with its recent history,
 // its strikes, the agent's own todos and the stop gate's state.
 func printOrchestration(io *command.IO, s *view.StatusSession) {
+	if c := s.Context; c.Total > 0 || c.Dropped > 0 {
+		fmt.Fprintf(io.Out, "  context: %s\n", view.ContextLine(c))
+	}
 	if s.Phase != "" {
 		fmt.Fprintf(io.Out, "  phase: %s\n", s.Phase)
 		for _, t := range s.Transitions {
