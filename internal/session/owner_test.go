@@ -119,7 +119,7 @@ func TestStopReasonNamesTheHostsTool(t *testing.T) {
 				}
 			}
 			own := toolWords(f.TodoTool)
-			if f.TodoTool != "" && !strings.Contains(r.BlockReason, "mark them completed "+f.TodoTool) {
+			if f.TodoTool != "" && !strings.Contains(r.BlockReason, "complete them "+f.TodoTool) {
 				t.Errorf("reason does not name the host's tool %q:\n%s", f.TodoTool, r.BlockReason)
 			}
 			for other, of := range facts {

@@ -170,7 +170,7 @@ func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	if len(seen) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(seen, "; "))
 	}
-	b.WriteString(". STOP repeating it. ")
+	b.WriteString(". Stop repeating it. ")
 	if a, call := oracle(o, host); call != "" {
 		fmt.Fprintf(&b, "Next: consult %s (%s) with the error and what you tried", a.Name, call)
 		if o.Announce {
@@ -180,7 +180,7 @@ func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 	} else {
 		b.WriteString("Check your assumptions against the code and change your approach. ")
 	}
-	b.WriteString("If that does not resolve it, revert to a working state and ask the user.")
+	b.WriteString("If still stuck, revert to a working state and ask the user.")
 	return b.String()
 }
 

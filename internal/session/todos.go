@@ -417,11 +417,12 @@ func stopReason(pending []pendingItem, facts *event.HostFacts, n, max int) strin
 			fmt.Fprintf(&b, "- [ ] %s (%s)\n", it.Text, it.Source)
 		}
 	}
-	b.WriteString("Continue with them, or close each one that no longer applies or that only the user can do")
+	// Short: the agent reads it at every blocked stop (issue 35's budget).
+	b.WriteString("Finish them, or close those that no longer apply or only the user can do")
 	if how := closeHow(kinds, facts); how != "" {
 		b.WriteString(" (" + how + ")")
 	}
-	fmt.Fprintf(&b, ", then stop. Finish at least one before stopping again. (stop block %d of at most %d)", n, max)
+	fmt.Fprintf(&b, ". Stop block %d of %d.", n, max)
 	return b.String()
 }
 
@@ -440,7 +441,7 @@ func closeHow(kinds []string, facts *event.HostFacts) string {
 			if facts != nil && facts.TodoTool != "" {
 				tool = facts.TodoTool
 			}
-			how = append(how, "your todo list's items: mark them completed "+tool)
+			how = append(how, "complete them "+tool)
 		case fromMessage:
 			how = append(how, "the boxes in your message: check them")
 		}
