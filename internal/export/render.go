@@ -3,7 +3,6 @@ package export
 import (
 	"encoding/json"
 	"fmt"
-	"html"
 	"io"
 	"strings"
 	"time"
@@ -91,9 +90,11 @@ func (m *md) table(head ...string) {
 // as HTML, and pipes so that they do not split the row.
 func cell(s string) string {
 	lines := splitLines(s)
+	// One replacer, not package html: the hook binary links this package,
+	// and html's init would run on every hook event.
+	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "|", `\|`)
 	for i, l := range lines {
-		l = html.EscapeString(l)
-		lines[i] = strings.ReplaceAll(l, "|", `\|`)
+		lines[i] = esc.Replace(l)
 	}
 	s = strings.Join(lines, "<br>")
 	if s == "" {
