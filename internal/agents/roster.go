@@ -45,7 +45,7 @@ const (
 
 // Agent is one agent of the roster.
 type Agent struct {
-	ID          string // the name hosts' delegation tools take: "stilgar"
+	ID          string // the roster's id: "stilgar" (hosts know it by HostName)
 	Name        string // for people and context: "Stilgar"
 	Role        string // orchestrator, oracle, explore, librarian, build, plan or other
 	Mode        Mode
@@ -125,13 +125,17 @@ func FromConfig(section map[string]config.Agent) (Roster, error) {
 	return r, errors.Join(errs...)
 }
 
-// Get finds an agent by id.
-func (r Roster) Get(id string) (Agent, bool) {
-	i := slices.IndexFunc(r, func(a Agent) bool { return a.ID == id })
-	if i < 0 {
-		return Agent{}, false
+// Get finds an agent by its roster id or by the name a host knows it by
+// (HostName): names come back from hosts in events and tool calls, ids
+// from the configuration. An exact id wins, so a project agent whose id
+// carries the prefix is found as itself.
+func (r Roster) Get(name string) (Agent, bool) {
+	for _, id := range []string{name, IDOf(name)} {
+		if i := slices.IndexFunc(r, func(a Agent) bool { return a.ID == id }); i >= 0 {
+			return r[i], true
+		}
 	}
-	return r[i], true
+	return Agent{}, false
 }
 
 // Oracle is the agent repeated failures are escalated to: the first
