@@ -152,7 +152,7 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	opts := func() Options { return o }
 	p := &state.Project{}
 	r, _ := startContext(startCall(t, dir, p), opts)
-	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Explore (codebase search; the Agent tool with subagent_type \"explore\")", "Stilgar (oracle", "Project rules (AGENTS.md)", "- use bbolt"} {
+	for _, s := range []string{Marker, "You are Muad'Dib", `"[Muad'Dib]:"`, "Delegating to NAME", "Explore (codebase search; the Agent tool with subagent_type \"atreides-explore\")", "Stilgar (oracle", "Project rules (AGENTS.md)", "- use bbolt"} {
 		if !strings.Contains(event.JoinEntries(r.Context), s) {
 			t.Errorf("context lacks %q:\n%s", s, event.JoinEntries(r.Context))
 		}

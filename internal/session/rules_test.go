@@ -107,7 +107,9 @@ func TestRulesLinks(t *testing.T) {
 }
 
 // TestIdentityNamesHostAgents: the roster's subagents are named as each
-// host starts them; one the host keeps its own primary agent under is not.
+// host starts them, under the names atreides installs them by (on
+// OpenCode too, whose own build and plan are primary agents: atreides's
+// are atreides-build and atreides-plan beside them).
 func TestIdentityNamesHostAgents(t *testing.T) {
 	renamed := testOptions()
 	renamed.Agents = []Agent{{ID: "scout", Name: "Scout", Role: "codebase search"}}
@@ -117,10 +119,10 @@ func TestIdentityNamesHostAgents(t *testing.T) {
 		want []string
 		not  []string
 	}{
-		{"claude", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the Agent tool with subagent_type "stilgar")`, `Explore (codebase search; the Agent tool with subagent_type "explore")`, "Librarian", "Build", "Plan ("}, nil},
-		{"opencode", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the task tool with subagent_type "stilgar")`, "Explore ("}, []string{"Build (", "Plan ("}},
-		{"gemini", testOptions(), []string{`the invoke_agent tool with agent_name "stilgar"`}, nil},
-		{"codex", testOptions(), []string{`the spawn_agent tool with agent_type "stilgar"`}, nil},
+		{"claude", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the Agent tool with subagent_type "atreides-stilgar")`, `Explore (codebase search; the Agent tool with subagent_type "atreides-explore")`, "Librarian", "Build", "Plan ("}, []string{`"stilgar"`, `"explore"`}},
+		{"opencode", testOptions(), []string{`Stilgar (oracle: diagnosis and hard decisions; the task tool with subagent_type "atreides-stilgar")`, "Explore (", `Build (implementation; the task tool with subagent_type "atreides-build")`, `subagent_type "atreides-plan"`}, []string{`"build"`, `"plan"`}},
+		{"gemini", testOptions(), []string{`the invoke_agent tool with agent_name "atreides-stilgar"`}, nil},
+		{"codex", testOptions(), []string{`the spawn_agent tool with agent_type "atreides-stilgar"`}, nil},
 		{"unknown", testOptions(), nil, []string{"Agents you can delegate to"}},
 		{"claude", renamed, []string{`Scout (codebase search; the Agent tool with subagent_type "scout")`}, []string{"Stilgar"}},
 	}
