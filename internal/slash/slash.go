@@ -17,14 +17,15 @@ var texts embed.FS
 
 // NamePrefix is what every command atreides installs is called by on a
 // host: "at-" and the command's name ("/at-plan"). Hosts have built-in
-// commands of the plain names (Claude Code's /plan, Gemini CLI's /plan
-// and /review...), and a host that finds two commands of one name keeps
-// one of them. A flat prefix, not a host's own namespace, because it is
-// the one form every host takes alike: Claude Code shows a command of a
-// subfolder under its plain name, Gemini CLI would spell it
-// /atreides:plan, the others have no namespaces; and typing /at lists
-// atreides's commands together in every host's menu. Short, because
-// people type it.
+// commands of the plain names (Claude Code's /plan, Gemini CLI's /plan,
+// OpenCode's /review...), and a host that finds two commands of one name
+// keeps one of them. A flat prefix, not a host's own namespace, because
+// it is the one form every host spells alike: Claude Code 2.1.332 shows a
+// command of the subfolder atreides/ as /atreides:plan (seen in its init
+// message), as Gemini CLI does, but OpenCode and Kilo name it by its path
+// (/atreides/plan) and Cline's workflows are named by their file; and
+// typing /at lists atreides's commands together in every host's menu.
+// Short, because people type it.
 const NamePrefix = "at-"
 
 // HostName is the name a host knows the command of a name by, without

@@ -15,7 +15,9 @@ import (
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/slash"
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 )
 
 // bundle is where a pinned host's built-in commands and agents can be
@@ -245,4 +247,53 @@ func checkListed(t *testing.T, what string, checked bool, found, list []string) 
 	if len(unlisted) > 0 {
 		t.Errorf("%s: the pinned bundle has built-ins the host's list (builtin.go) lacks: %s", what, strings.Join(unlisted, " "))
 	}
+}
+
+// TestClaudeSeesAtreidesNames: after install, the pinned Claude Code
+// lists atreides's commands and agents under the names atreides gives
+// them (its init message's slash_commands and agents: /at-plan,
+// atreides-explore), not its bare ones; and every other name it lists is
+// in its built-in lists, so a built-in a new version adds fails here too.
+func TestClaudeSeesAtreidesNames(t *testing.T) {
+	requireAtreides(t)
+	p := NewProject(t, fa.Script{Steps: []fa.Step{fa.Text("Hello.")}})
+	p.InstallAtreides()
+	res := p.RunClaude("say hello", RunOpts{})
+	var init map[string]any
+	for _, e := range res.Events {
+		if e["type"] == "system" && e["subtype"] == "init" {
+			init = e
+			break
+		}
+	}
+	if init == nil {
+		t.Fatal("claude printed no init message")
+	}
+	h, _ := all.ByName(claude.Host)
+	roster, err := agents.FromConfig(config.Builtin().Agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := installedNames(t)
+	check := func(key string, builtin []string, want func(string) bool) {
+		raw, _ := init[key].([]any)
+		listed := map[string]bool{}
+		for _, v := range raw {
+			n, _ := v.(string)
+			listed[n] = true
+			if !slices.Contains(ours, n) && !host.IsBuiltin(builtin, n) && !strings.HasPrefix(n, "__") {
+				t.Errorf("%s: %q is neither atreides's nor in Claude Code's built-in list (builtin.go)", key, n)
+			}
+		}
+		for _, n := range ours {
+			if want(n) && !listed[n] {
+				t.Errorf("%s lacks %q: %v", key, n, raw)
+			}
+		}
+	}
+	check("slash_commands", h.Commands.Builtin, func(n string) bool { return strings.HasPrefix(n, slash.NamePrefix) })
+	// The lead agent is the session's identity: it gets no file.
+	check("agents", h.Agents.Builtin, func(n string) bool {
+		return slices.ContainsFunc(roster.Subagents(), func(a agents.Agent) bool { return a.HostName() == n })
+	})
 }
