@@ -91,7 +91,7 @@ func TestRosterCodexAgents(t *testing.T) {
 		t.Fatal("no model request reached the fake")
 	}
 	raw := string(main[0].Raw)
-	for _, s := range []string{`"atreides-stilgar"`, "Oracle: read-only adviser"} {
+	for _, s := range []string{"atreides-stilgar", "Oracle: read-only adviser"} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("the first request does not offer %q", s)
 		}
@@ -114,7 +114,7 @@ func TestRosterGeminiAgents(t *testing.T) {
 		t.Fatal("no model request reached the fake")
 	}
 	raw := string(main[0].Raw)
-	for _, s := range []string{`"atreides-stilgar"`, "Oracle: read-only adviser"} {
+	for _, s := range []string{"atreides-stilgar", "Oracle: read-only adviser"} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("the first request does not offer %q", s)
 		}
