@@ -381,7 +381,7 @@ func clineMCP(t *testing.T) {
 	}
 }
 
-// atreides's slash commands are Cline workflows: a headless "/plan 3"
+// atreides's slash commands are Cline workflows: a headless "/at-plan 3"
 // reaches the model as the command's text with the argument after
 // "Arguments:".
 func clineSlash(t *testing.T) {

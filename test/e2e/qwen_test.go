@@ -253,7 +253,7 @@ func qwenSlashAndAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tl := range req.Tools {
-		if tl.Function.Name == "agent" && !strings.Contains(tl.Function.Description, "**stilgar**") {
+		if tl.Function.Name == "agent" && !strings.Contains(tl.Function.Description, "**atreides-stilgar**") {
 			t.Errorf("the agent tool does not offer atreides's stilgar: %.500s", tl.Function.Description)
 		}
 	}
