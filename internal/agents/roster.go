@@ -97,8 +97,10 @@ func FromConfig(section map[string]config.Agent) (Roster, error) {
 			Model: c.Model, Skills: c.Skills,
 		}
 		var missing []string
-		if !ValidName(id) {
-			missing = append(missing, "an id of lowercase letters, digits, - and _ starting with a letter")
+		// The host sees the prefixed name, which must be valid too (at most
+		// 64 bytes with the prefix).
+		if !ValidName(id) || !ValidName(HostName(id)) {
+			missing = append(missing, fmt.Sprintf("an id of lowercase letters, digits, - and _ starting with a letter, at most %d bytes", 64-len(NamePrefix)))
 		}
 		if a.Description == "" {
 			missing = append(missing, "a description")
