@@ -69,7 +69,7 @@ func TestRosterFromConfig(t *testing.T) {
 			}
 		}},
 		{name: "incomplete", yaml: "agents:\n  half:\n    enabled: true\n    description: d\n  Bad:\n    enabled: true\n    prompt: p\n    description: d\n",
-			ids: "muaddib build explore librarian plan stilgar", err: "agents.Bad needs an id of lowercase letters, digits, - and _ starting with a letter (or enabled: false)\nagents.half needs a prompt (or enabled: false)"},
+			ids: "muaddib build explore librarian plan stilgar", err: "agents.Bad needs an id of lowercase letters, digits, - and _ starting with a letter, at most 55 bytes (or enabled: false)\nagents.half needs a prompt (or enabled: false)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -45,7 +45,7 @@ const (
 
 // Agent is one agent of the roster.
 type Agent struct {
-	ID          string // the name hosts' delegation tools take: "stilgar"
+	ID          string // the roster's id: "stilgar" (hosts know it by HostName)
 	Name        string // for people and context: "Stilgar"
 	Role        string // orchestrator, oracle, explore, librarian, build, plan or other
 	Mode        Mode
@@ -97,8 +97,10 @@ func FromConfig(section map[string]config.Agent) (Roster, error) {
 			Model: c.Model, Skills: c.Skills,
 		}
 		var missing []string
-		if !ValidName(id) {
-			missing = append(missing, "an id of lowercase letters, digits, - and _ starting with a letter")
+		// The host sees the prefixed name, which must be valid too (at most
+		// 64 bytes with the prefix).
+		if !ValidName(id) || !ValidName(HostName(id)) {
+			missing = append(missing, fmt.Sprintf("an id of lowercase letters, digits, - and _ starting with a letter, at most %d bytes", 64-len(NamePrefix)))
 		}
 		if a.Description == "" {
 			missing = append(missing, "a description")
@@ -125,13 +127,17 @@ func FromConfig(section map[string]config.Agent) (Roster, error) {
 	return r, errors.Join(errs...)
 }
 
-// Get finds an agent by id.
-func (r Roster) Get(id string) (Agent, bool) {
-	i := slices.IndexFunc(r, func(a Agent) bool { return a.ID == id })
-	if i < 0 {
-		return Agent{}, false
+// Get finds an agent by its roster id or by the name a host knows it by
+// (HostName): names come back from hosts in events and tool calls, ids
+// from the configuration. An exact id wins, so a project agent whose id
+// carries the prefix is found as itself.
+func (r Roster) Get(name string) (Agent, bool) {
+	for _, id := range []string{name, IDOf(name)} {
+		if i := slices.IndexFunc(r, func(a Agent) bool { return a.ID == id }); i >= 0 {
+			return r[i], true
+		}
 	}
-	return r[i], true
+	return Agent{}, false
 }
 
 // Oracle is the agent repeated failures are escalated to: the first

@@ -34,7 +34,7 @@ func Background() []Tool {
 	}
 }
 
-const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: explore (read-only search), librarian (docs and references), build (implementation), plan (plans only), stilgar (hard decisions), or a category: quick, deep, writing, general"}`
+const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: atreides-explore (read-only search), atreides-librarian (docs and references), atreides-build (implementation), atreides-plan (plans only), atreides-stilgar (hard decisions), or a category: quick, deep, writing, general"}`
 
 const taskSchema = `{"type":"object","properties":{
 "description":{"type":"string","maxLength":4096,"description":"a few words on what the task does, shown in lists"},

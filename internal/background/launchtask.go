@@ -48,6 +48,12 @@ var Categories = []string{"quick", "deep", "writing", "general"}
 // [Registry.Update], which starts it when its key has room.
 func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Task, error) {
 	q.Agent = strings.ToLower(strings.TrimSpace(q.Agent))
+	// The model knows the roster's agents by the names the host shows
+	// (atreides-explore); the task records the roster's id, as a name
+	// from before the prefix would be.
+	if a, ok := r.Opts.Roster.Get(q.Agent); ok {
+		q.Agent = a.ID
+	}
 	// Atreides's plugin inside the host runs the task: no headless
 	// command is needed.
 	plugin := q.Facts != nil && q.Facts.PluginRunsTasks
@@ -122,7 +128,7 @@ func (r *Registry) known(name string) bool {
 func (r *Registry) names() []string {
 	var out []string
 	for _, a := range r.Opts.Roster.Subagents() {
-		out = append(out, a.ID)
+		out = append(out, a.HostName())
 	}
 	return append(out, Categories...)
 }

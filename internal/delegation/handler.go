@@ -105,7 +105,7 @@ func (r *run) delegate() event.Result {
 	ev := r.ev()
 	var res event.Result
 	typ, key := Target(ev.HostFacts(), ev.Tool.Input)
-	if to := r.opt().Redirect[typ]; to != "" && to != typ {
+	if to := r.opt().RedirectOf(typ); to != "" && to != typ {
 		in, err := retarget(ev.Tool.Input, key, to)
 		if err != nil {
 			r.c.Env.Logf("delegation redirect %s → %s not applied: %v", typ, to, err)

@@ -1,10 +1,12 @@
 package delegation
 
 import (
-	"github.com/atreides-dev/atreides/internal/config"
 	"maps"
 	"slices"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/config"
 )
 
 // Options are the delegation settings, mapped from the configuration's
@@ -30,16 +32,41 @@ type OptionsFunc func() Options
 // Deadline is how long a subagent of the type may run before it is
 // reported; 0 is no deadline.
 func (o *Options) Deadline(agentType string) time.Duration {
-	if d, ok := o.Deadlines[agentType]; ok {
-		return d
+	for _, t := range typeNames(agentType) {
+		if d, ok := o.Deadlines[t]; ok {
+			return d
+		}
 	}
 	return o.Deadlines["*"]
+}
+
+// typeNames are the keys a setting for an agent type is looked up under:
+// the type the host named and, for one of atreides's agents
+// ("atreides-explore"), its roster id too, so a configuration that names
+// the roster's ids (or was written before the prefix) still applies.
+func typeNames(agentType string) []string {
+	if id := agents.IDOf(agentType); id != agentType {
+		return []string{agentType, id}
+	}
+	return []string{agentType}
+}
+
+// RedirectOf is where a delegation to the agent type goes instead, ""
+// for nowhere else.
+func (o *Options) RedirectOf(agentType string) string {
+	for _, t := range typeNames(agentType) {
+		if to := o.Redirect[t]; to != "" {
+			return to
+		}
+	}
+	return ""
 }
 
 // Structured reports whether agents of the type must end with the return
 // object.
 func (o *Options) Structured(agentType string) bool {
-	return slices.Contains(o.StructuredReturn, agentType) || slices.Contains(o.StructuredReturn, "*")
+	return slices.ContainsFunc(typeNames(agentType), func(t string) bool { return slices.Contains(o.StructuredReturn, t) }) ||
+		slices.Contains(o.StructuredReturn, "*")
 }
 
 // FromConfig maps the delegation section of the configuration.

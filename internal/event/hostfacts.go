@@ -1,9 +1,6 @@
 package event
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // HostFacts are what handlers know of the host an event comes from. Each
 // host's package (internal/host/NAME) declares its facts once and its
@@ -16,13 +13,10 @@ type HostFacts struct {
 	// host reads into its agent's context by itself, in the order it looks
 	// for them.
 	Instructions []string
-	// AgentCall is how the lead agent starts the agent of an id: a format
-	// whose %[1]s is the id. Empty: the host cannot start named agents.
+	// AgentCall is how the lead agent starts the agent of a name (the
+	// name the host knows it by: agents.HostName): a format whose %[1]s
+	// is the name. Empty: the host cannot start named agents.
 	AgentCall string
-	// PrimaryAgents are the host's own primary agents under ids of the
-	// roster: atreides installs no agent of such an id there, and the
-	// lead agent cannot delegate to it.
-	PrimaryAgents []string
 	// Compact is the command the user types to compact the agent's context.
 	Compact string
 	// TodoTool says how the agent keeps a todo with the host's own tool,
@@ -92,12 +86,14 @@ type RulesLoad struct {
 	UpToCwd bool
 }
 
-// CallOf is how the host starts the agent id ("" when it cannot).
-func (f *HostFacts) CallOf(id string) string {
-	if f == nil || f.AgentCall == "" || slices.Contains(f.PrimaryAgents, id) {
+// CallOf is how the host starts the agent of a name ("" when it cannot).
+// The names atreides installs are none of the host's own, so none is a
+// primary agent the lead agent could not delegate to.
+func (f *HostFacts) CallOf(name string) string {
+	if f == nil || f.AgentCall == "" {
 		return ""
 	}
-	return fmt.Sprintf(f.AgentCall, id)
+	return fmt.Sprintf(f.AgentCall, name)
 }
 
 // ToolName is what the host calls one of atreides's own tools to its

@@ -5,13 +5,12 @@ import "testing"
 // TestHostFacts: how a host starts an agent and names atreides's tools,
 // and what an event no adapter made reads.
 func TestHostFacts(t *testing.T) {
-	f := &HostFacts{AgentCall: `the task tool with subagent_type "%[1]s"`, PrimaryAgents: []string{"build"}, ToolPrefix: "atreides_"}
+	f := &HostFacts{AgentCall: `the task tool with subagent_type "%[1]s"`, ToolPrefix: "atreides_"}
 	for _, tc := range []struct {
 		facts          *HostFacts
 		id, call, tool string
 	}{
-		{f, "explore", `the task tool with subagent_type "explore"`, "atreides_todo_add"},
-		{f, "build", "", "atreides_todo_add"}, // a primary agent: not started by the lead
+		{f, "atreides-explore", `the task tool with subagent_type "atreides-explore"`, "atreides_todo_add"},
 		{&HostFacts{}, "explore", "", "todo_add"},
 		{nil, "explore", "", "todo_add"},
 	} {

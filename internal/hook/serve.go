@@ -66,10 +66,11 @@ func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
 }
 
 // openCodeAgents are the roster's agents in OpenCode's form for the
-// project at dir, skills written into their prompts (OpenCode gives a
-// plugin no event on which a subagent's run could get them otherwise),
-// leaving out those under ids the host h keeps for its own agents. A skill
-// that cannot be read is left out and logged.
+// project at dir under the names the host knows them by (agents.HostName),
+// skills written into their prompts (OpenCode gives a plugin no event on
+// which a subagent's run could get them otherwise), leaving out one whose
+// name is one of the host's own agents (logged). A skill that cannot be
+// read is left out and logged.
 func openCodeAgents(roots *servedRoots, h *host.Host) func(dir string) map[string]opencode.Agent {
 	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
 	return func(dir string) map[string]opencode.Agent {
@@ -77,14 +78,15 @@ func openCodeAgents(roots *servedRoots, h *host.Host) func(dir string) map[strin
 		s, log := roots.get(root)
 		out := map[string]opencode.Agent{}
 		for _, a := range s.roster() {
-			if _, native := h.Agents.Native[a.ID]; native {
+			if host.IsBuiltin(h.Agents.Builtin, a.HostName()) {
+				log.Logf("agent %s: not added, %s has an agent of that name", a.HostName(), h.Display)
 				continue
 			}
 			skills, err := agents.LoadSkills(root, a.Skills, all.SkillDirs()...)
 			if err != nil {
 				log.Logf("agent %s: %v", a.ID, err)
 			}
-			out[a.ID] = f.AgentConfig(a, agents.Prompt(a, skills))
+			out[a.HostName()] = f.AgentConfig(a, agents.Prompt(a, skills))
 		}
 		return out
 	}

@@ -100,10 +100,12 @@ type Host struct {
 // AgentFacts are what atreides knows of a host's agents (checked against
 // the pinned version).
 type AgentFacts struct {
-	// Native are the host's own agents under ids of the roster: atreides
-	// installs none of its own under such an id. True marks one the lead
-	// agent can delegate to (it is named), false a primary agent.
-	Native map[string]bool
+	// Builtin are the host's own agents at the pinned version, as the host
+	// names them; each host's entry says where its list came from. No
+	// agent atreides installs has one of these names (agents.HostName;
+	// TestNoShadowing in internal/host/all), and install skips one that
+	// would, with a line in its report, rather than shadow the host's.
+	Builtin []string
 	// Dir is the agent directory of a scope; nil: the agents do not go
 	// into files (OpenCode's plugin injects them).
 	Dir  func(env Env, scope install.Scope) string
@@ -117,6 +119,9 @@ type AgentFacts struct {
 // pinned version): the folder of a scope, and the file format with its
 // spelling of the user's arguments (install.CommandForm.Args).
 type CommandFacts struct {
+	// Builtin are the host's own slash commands at the pinned version,
+	// without the slash, held to the same rule as AgentFacts.Builtin.
+	Builtin []string
 	// Dir is the command directory of a scope; nil: atreides installs no
 	// commands for the host (see the entry for why).
 	Dir  func(env Env, scope install.Scope) string
@@ -401,7 +406,7 @@ func WithAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 	var err error
 	if o != nil {
 		a, err = install.InstallAgents(install.AgentsOptions{
-			Dir: dir, Form: f.Form, Roster: withoutNative(o.Roster, f.Native), BackupDir: env.BackupDir(scope),
+			Dir: dir, Form: f.Form, Roster: withoutBuiltin(o.Roster, f.Builtin, rep), BackupDir: env.BackupDir(scope),
 			Prompt: agentPrompt(env, f, o.SkillDirs, rep),
 		})
 	} else {
@@ -414,19 +419,27 @@ func WithAgents(env Env, rep *install.Report, host string, f AgentFacts, scope i
 	return nil
 }
 
-// withoutNative is the roster less the agents whose ids are the host's
-// own (AgentFacts.Native): a file of ours would shadow the host's agent.
-func withoutNative(r agents.Roster, native map[string]bool) agents.Roster {
-	if len(native) == 0 {
-		return r
-	}
+// withoutBuiltin is the roster less the agents whose names on the host
+// are those of the host's own agents (builtin), each left out with a note
+// in rep: a file of ours would shadow the host's agent. With the prefix
+// none is; a project's agent could be.
+func withoutBuiltin(r agents.Roster, builtin []string, rep *install.Report) agents.Roster {
 	out := make(agents.Roster, 0, len(r))
 	for _, a := range r {
-		if _, own := native[a.ID]; !own {
-			out = append(out, a)
+		if IsBuiltin(builtin, a.HostName()) {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("skipped the agent %s: the host has an agent of that name", a.HostName()))
+			continue
 		}
+		out = append(out, a)
 	}
 	return out
+}
+
+// IsBuiltin reports whether name is one of a host's built-in names,
+// whatever the case: hosts differ in whether they tell Plan from plan,
+// and a file system may not.
+func IsBuiltin(builtin []string, name string) bool {
+	return slices.ContainsFunc(builtin, func(b string) bool { return strings.EqualFold(b, name) })
 }
 
 // agentPrompt is an agent's prompt as the host installs it: with its
@@ -468,6 +481,13 @@ func WithCommands(env Env, rep *install.Report, host, toolPrefix string, f Comma
 		if lerr != nil {
 			return lerr
 		}
+		cmds = slices.DeleteFunc(cmds, func(c slash.Command) bool {
+			if !IsBuiltin(f.Builtin, c.HostName()) {
+				return false
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf("skipped the command /%s: the host has a command of that name", c.HostName()))
+			return true
+		})
 		c, err = install.InstallCommands(install.CommandsOptions{
 			Dir: dir, Form: f.Form, Commands: cmds, BackupDir: env.BackupDir(scope),
 			Tool: func(tool string) string { return toolPrefix + tool },

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/install"
 )
 
-// TestWithoutNative: the roster's agents whose ids the host has agents of
-// its own under are not installed; the others are, in order.
-func TestWithoutNative(t *testing.T) {
+// TestWithoutBuiltin: an agent whose name on the host is one of the
+// host's own (whatever the case) is left out with one note; the others
+// are installed, in order.
+func TestWithoutBuiltin(t *testing.T) {
 	r := agents.Roster{{ID: "stilgar"}, {ID: "explore"}, {ID: "plan"}}
 	ids := func(r agents.Roster) []string {
 		var out []string
@@ -19,15 +21,20 @@ func TestWithoutNative(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		native map[string]bool
-		want   []string
+		builtin []string
+		want    []string
 	}{
 		{nil, []string{"stilgar", "explore", "plan"}},
-		{map[string]bool{"explore": true}, []string{"stilgar", "plan"}},
-		{map[string]bool{"plan": false, "explore": true}, []string{"stilgar"}},
+		{[]string{"explore", "Plan"}, []string{"stilgar", "explore", "plan"}},
+		{[]string{"Atreides-Explore"}, []string{"stilgar", "plan"}},
 	} {
-		if got := ids(withoutNative(r, c.native)); !slices.Equal(got, c.want) {
-			t.Errorf("withoutNative(%v) = %v, want %v", c.native, got, c.want)
+		var rep install.Report
+		got := ids(withoutBuiltin(r, c.builtin, &rep))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("withoutBuiltin(%v) = %v, want %v", c.builtin, got, c.want)
+		}
+		if len(rep.Notes) != len(r)-len(got) {
+			t.Errorf("withoutBuiltin(%v): notes %q", c.builtin, rep.Notes)
 		}
 	}
 }

@@ -85,14 +85,14 @@ func wantFiles(t *testing.T, prefix string, agentsExt, cmdExt string, extra ...s
 	}
 	out := slices.Clone(extra)
 	for _, a := range r.Subagents() {
-		out = append(out, prefix+"agents/"+a.ID+agentsExt)
+		out = append(out, prefix+"agents/"+a.HostName()+agentsExt)
 	}
 	cmds, err := slash.All()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range cmds {
-		out = append(out, prefix+"commands/"+c.Name+cmdExt)
+		out = append(out, prefix+"commands/"+c.HostName()+cmdExt)
 	}
 	host := runtime.GOOS + "-" + runtime.GOARCH
 	out = append(out, prefix+"LICENSE", prefix+"README.md", prefix+"bin/atreides",
@@ -261,19 +261,19 @@ func TestAgentsAndCommands(t *testing.T) {
 			}
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(plugin, "commands", "todo.md"))
+	b, err := os.ReadFile(filepath.Join(plugin, "commands", "at-todo.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), claude.PluginToolPrefix) || strings.Contains(string(b), claude.Facts.ToolPrefix) {
 		t.Errorf("the plugin's /todo does not name the tools %s…:\n%s", claude.PluginToolPrefix, b)
 	}
-	b, _ = os.ReadFile(filepath.Join(dist, GeminiDir, "commands", "todo.toml"))
+	b, _ = os.ReadFile(filepath.Join(dist, GeminiDir, "commands", "at-todo.toml"))
 	if !strings.Contains(string(b), gemini.Facts.ToolPrefix) || !strings.Contains(string(b), "{{args}}") {
 		t.Errorf("the extension's /todo:\n%s", b)
 	}
-	b, _ = os.ReadFile(filepath.Join(plugin, "agents", "explore.md"))
-	if !strings.HasPrefix(string(b), "---\nname: explore\n") || !strings.Contains(string(b), "tools: Read, Grep, Glob") {
+	b, _ = os.ReadFile(filepath.Join(plugin, "agents", "atreides-explore.md"))
+	if !strings.HasPrefix(string(b), "---\nname: atreides-explore\n") || !strings.Contains(string(b), "tools: Read, Grep, Glob") {
 		t.Errorf("the plugin's explore agent:\n%s", b)
 	}
 }

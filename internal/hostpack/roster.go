@@ -29,14 +29,14 @@ func agentFiles(t tree, dir string, f host.AgentFacts) error {
 		return err
 	}
 	for _, a := range r {
-		if _, native := f.Native[a.ID]; native || f.Form.Installs != nil && !f.Form.Installs(a) {
+		if host.IsBuiltin(f.Builtin, a.HostName()) || f.Form.Installs != nil && !f.Form.Installs(a) {
 			continue
 		}
 		if len(a.Skills) > 0 {
 			// install reads skills from the project; a package has none.
 			return fmt.Errorf("agent %s: the built-in roster names skills, which a package cannot carry", a.ID)
 		}
-		if err := t.file(dir+"/"+a.ID+f.Form.Ext, []byte(f.Form.Render(a, a.Prompt)), 0o644); err != nil {
+		if err := t.file(dir+"/"+a.HostName()+f.Form.Ext, []byte(f.Form.Render(a, a.Prompt)), 0o644); err != nil {
 			return err
 		}
 	}
@@ -54,7 +54,10 @@ func commandFiles(t tree, dir string, f host.CommandFacts, toolPrefix string) er
 	}
 	tool := func(name string) string { return toolPrefix + name }
 	for _, c := range cmds {
-		if err := t.file(dir+"/"+c.Name+f.Form.Ext, []byte(f.Form.Render(c, c.Body(f.Form.Args, tool))), 0o644); err != nil {
+		if host.IsBuiltin(f.Builtin, c.HostName()) {
+			continue
+		}
+		if err := t.file(dir+"/"+c.HostName()+f.Form.Ext, []byte(f.Form.Render(c, c.Body(f.Form.Args, tool))), 0o644); err != nil {
 			return err
 		}
 	}

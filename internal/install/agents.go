@@ -14,20 +14,23 @@ import (
 )
 
 // Agent files. atreides writes one file per roster agent into a host's
-// agent directory (Claude Code .claude/agents/<id>.md, Gemini CLI
-// .gemini/agents/<id>.md, Codex agents/<id>.toml). Each carries a marker
-// comment with a digest of the rest of its content, so the file says
-// itself whose it is and whether it changed since:
+// agent directory under the name the host knows it by
+// (agents.HostName: Claude Code .claude/agents/atreides-<id>.md, Gemini
+// CLI .gemini/agents/atreides-<id>.md, Codex agents/atreides-<id>.toml).
+// Each carries a marker comment with a digest of the rest of its content,
+// so the file says itself whose it is and whether it changed since:
 //
-//   - a file without the marker is the user's: install leaves it alone
-//     and says the agent of that id was not installed; uninstall never
-//     touches it;
+//   - a file without the marker is the user's: install leaves it alone,
+//     skips that one agent with a line in its report and goes on (the
+//     user is not asked to rename anything); uninstall never touches it;
 //   - a file with the marker and a matching digest is atreides's as
 //     written: install replaces it, uninstall removes it;
 //   - a file with the marker whose digest no longer matches was edited by
 //     the user: both leave it, with a note.
 //
-// A marked file of an agent no longer in the roster is removed by install.
+// A marked file of an agent no longer in the roster is removed by install,
+// and so is one of an install from before the prefix (explore.md beside
+// atreides-explore.md): an upgrade leaves no stale duplicates.
 // The directories install created are recorded like a settings file's
 // (backup.go) and removed by uninstall once empty.
 
@@ -136,8 +139,8 @@ func InstallAgents(o AgentsOptions) (Report, error) {
 		if o.Prompt != nil {
 			prompt = o.Prompt(a)
 		}
-		m.want[a.ID] = o.Form.File(a, prompt)
-		m.ids = append(m.ids, a.ID)
+		m.want[a.HostName()] = o.Form.File(a, prompt)
+		m.ids = append(m.ids, a.HostName())
 	}
 	return m.install()
 }
@@ -170,7 +173,7 @@ func (m markedFiles) install() (Report, error) {
 		case string(old) == m.want[id]:
 			continue
 		case classifyMarked(m.marker, old) == UserFile:
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is not atreides's; the %s %s was not installed for %s (rename your file to install it)", path, m.kind, id, m.host))
+			rep.Notes = append(rep.Notes, fmt.Sprintf("skipped the %s %s: %s is your own file, left as it is", m.kind, id, path))
 			continue
 		case classifyMarked(m.marker, old) == OursEdited:
 			rep.Notes = append(rep.Notes, fmt.Sprintf("%s was edited since atreides installed it; kept as it is (delete it to get atreides's again)", path))

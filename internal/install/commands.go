@@ -5,7 +5,8 @@ import (
 )
 
 // Slash command files. atreides writes one file per command (package
-// slash) into a host's command directory, under the same rules as its
+// slash) into a host's command directory, named as the host shows it
+// (slash.HostName: at-plan.md for /at-plan), under the same rules as its
 // agent files (agents.go): a marker line with a digest, a user's own file
 // of the same name never touched, one of ours edited since kept with a
 // note, the directories install created removed by uninstall once empty.
@@ -49,8 +50,8 @@ type CommandsOptions struct {
 func InstallCommands(o CommandsOptions) (Report, error) {
 	m := markedFiles{host: o.Form.Host, dir: o.Dir, ext: o.Form.Ext, kind: "command", marker: commandMarker, want: map[string]string{}, backupDir: o.BackupDir}
 	for _, c := range o.Commands {
-		m.want[c.Name] = o.Form.File(c, o.Tool)
-		m.ids = append(m.ids, c.Name)
+		m.want[c.HostName()] = o.Form.File(c, o.Tool)
+		m.ids = append(m.ids, c.HostName())
 	}
 	return m.install()
 }

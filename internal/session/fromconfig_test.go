@@ -30,10 +30,10 @@ func TestFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	o = o.WithRoster(r)
-	if o.Oracle != "stilgar" || len(o.Agents) != 5 {
+	if o.Oracle != "atreides-stilgar" || len(o.Agents) != 5 {
 		t.Fatalf("WithRoster: oracle %q, agents %+v", o.Oracle, o.Agents)
 	}
-	if a, _ := o.agent("stilgar"); a.Role != "oracle: diagnosis and hard decisions" {
+	if a, _ := o.agent("atreides-stilgar"); a.Role != "oracle: diagnosis and hard decisions" {
 		t.Errorf("the oracle's role words: %q", a.Role)
 	}
 }

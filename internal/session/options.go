@@ -26,7 +26,8 @@ type Options struct {
 
 	// WarnAt and EscalateAt are the strike counts that warn and escalate.
 	WarnAt, EscalateAt int
-	// Oracle is the id of the roster agent failures are escalated to (""
+	// Oracle is the host's name of the roster agent failures are escalated
+	// to (agents.HostName; ""
 	// none: the agent is told to diagnose and ask the user).
 	Oracle string
 
@@ -67,7 +68,7 @@ type Options struct {
 
 // Agent is one subagent of the roster as the session's text names it.
 type Agent struct {
-	ID   string // what the host's delegation tool takes
+	ID   string // what the host's delegation tool takes: agents.HostName
 	Name string // display name
 	Role string // a few words on what it is for
 }
@@ -122,10 +123,10 @@ func FromConfig(cfg *config.Config) Options {
 func (o Options) WithRoster(r agents.Roster) Options {
 	o.Agents, o.Oracle = nil, ""
 	for _, a := range r.Subagents() {
-		o.Agents = append(o.Agents, Agent{ID: a.ID, Name: a.Name, Role: roleWords(a.Role)})
+		o.Agents = append(o.Agents, Agent{ID: a.HostName(), Name: a.Name, Role: roleWords(a.Role)})
 	}
 	if a, ok := r.Oracle(); ok {
-		o.Oracle = a.ID
+		o.Oracle = a.HostName()
 	}
 	return o
 }

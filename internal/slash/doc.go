@@ -1,7 +1,8 @@
-// Package slash owns atreides's slash commands (/task, /research, /plan,
-// /implement, /revise, /review, /todo, /errors, /meta): their text,
-// defined once as one markdown file per command under text/, and how that
-// text is spelt for one host.
+// Package slash owns atreides's slash commands (task, research, plan,
+// implement, revise, review, todo, errors, meta, which hosts show as
+// /at-task, /at-plan... so that none has the name of a host's own command:
+// [NamePrefix]): their text, defined once as one markdown file per command
+// under text/, and how that text is spelt for one host.
 //
 // A command is a prompt: the host expands it with what the user typed
 // after the command and hands it to the agent, which parses the arguments

@@ -15,15 +15,40 @@ import (
 //go:embed text/*.md
 var texts embed.FS
 
+// NamePrefix is what every command atreides installs is called by on a
+// host: "at-" and the command's name ("/at-plan"). Hosts have built-in
+// commands of the plain names (Claude Code's /plan, Gemini CLI's /plan,
+// OpenCode's /review...), and a host that finds two commands of one name
+// keeps one of them. A flat prefix, not a host's own namespace, because
+// it is the one form every host spells alike: Claude Code 2.1.332 shows a
+// command of the subfolder atreides/ as /atreides:plan (seen in its init
+// message), as Gemini CLI does, but OpenCode and Kilo name it by its path
+// (/atreides/plan) and Cline's workflows are named by their file; and
+// typing /at lists atreides's commands together in every host's menu.
+// Short, because people type it.
+const NamePrefix = "at-"
+
+// HostName is the name a host knows the command of a name by, without
+// the slash; a name that already carries the prefix is kept.
+func HostName(name string) string {
+	if strings.HasPrefix(name, NamePrefix) {
+		return name
+	}
+	return NamePrefix + name
+}
+
 // Command is one slash command.
 type Command struct {
-	Name        string // without the slash: "plan"
+	Name        string // atreides's name, without the slash: "plan" (see HostName)
 	Description string // one line, for the host's command list
 	// ArgumentHint shows what the command takes ("<task number>"), where
 	// the host shows one.
 	ArgumentHint string
 	text         string
 }
+
+// HostName is what the user types after the slash: "at-plan".
+func (c Command) HostName() string { return HostName(c.Name) }
 
 // Args is how the texts name the user's arguments; Claude Code and
 // OpenCode spell them the same.

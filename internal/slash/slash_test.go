@@ -31,7 +31,7 @@ func TestCommands(t *testing.T) {
 		if m := expands.FindString(c.text); m != "" {
 			t.Errorf("%s holds %q, which a host expands", c.Name, m)
 		}
-		if c.Name != "meta" && !strings.Contains(c.text, "reply exactly `/"+c.Name) {
+		if c.Name != "meta" && !strings.Contains(c.text, "reply exactly `/"+c.HostName()) {
 			t.Errorf("%s has no exact error text for its arguments", c.Name)
 		}
 		body := c.Body("{{args}}", func(tool string) string { return "mcp_x_" + tool })
@@ -97,5 +97,28 @@ func TestForProject(t *testing.T) {
 	write("broken.md", "no front matter")
 	if _, err := ForProject(root); err == nil || !strings.Contains(err.Error(), "broken.md") {
 		t.Errorf("broken command: %v", err)
+	}
+}
+
+// TestTextsNameHostNames: where a text names one of atreides's commands
+// it names it as the user types it (/at-plan): a bare /plan is the host's
+// own command on some hosts.
+func TestTextsNameHostNames(t *testing.T) {
+	cmds, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	bare := regexp.MustCompile("(^|[\\s`(\"])/(" + strings.Join(names, "|") + ")([\\s`).,:\"]|$)")
+	for _, c := range cmds {
+		if m := bare.FindString(c.text); m != "" {
+			t.Errorf("%s names a command by its bare name: %q", c.Name, m)
+		}
+	}
+	if got := HostName("plan"); got != "at-plan" || HostName(got) != got {
+		t.Errorf("HostName(plan) = %q, HostName of that %q", got, HostName(got))
 	}
 }

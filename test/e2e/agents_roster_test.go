@@ -13,7 +13,7 @@ import (
 
 // TestRosterClaudeStilgar: after install, three failures of the same
 // command bring the escalation naming stilgar as Claude Code starts it;
-// the model's Agent call with subagent_type "stilgar" runs the installed
+// the model's Agent call with subagent_type "atreides-stilgar" runs the installed
 // agent file (the subagent's request carries Stilgar's prompt), and the
 // skill attached to stilgar in the configuration reaches that request
 // through SubagentStart.
@@ -23,7 +23,7 @@ func TestRosterClaudeStilgar(t *testing.T) {
 	const skillMark = "TRIAGE-SKILL-7f3a: bisect the last change first."
 	stilgar := fa.ToolUse{Name: "Agent", Input: map[string]any{
 		"description": "consult the oracle", "prompt": "DIAGNOSE: ls keeps failing on missing-dir-xyz",
-		"subagent_type": "stilgar", "run_in_background": false}}
+		"subagent_type": "atreides-stilgar", "run_in_background": false}}
 	p := NewProject(t, fa.Script{
 		Steps: []fa.Step{
 			fa.Call(fa.Bash(cmd)), fa.Call(fa.Bash(cmd)), fa.Call(fa.Bash(cmd)),
@@ -31,7 +31,7 @@ func TestRosterClaudeStilgar(t *testing.T) {
 			fa.Text("Stilgar says the directory does not exist."),
 		},
 		Agents: []fa.AgentScript{{
-			Name: "stilgar", Match: fa.FirstUserMatches(`DIAGNOSE:`),
+			Name: "atreides-stilgar", Match: fa.FirstUserMatches(`DIAGNOSE:`),
 			Steps: []fa.Step{fa.Text("Diagnosis: missing-dir-xyz does not exist; create it or list another.")},
 		}},
 	})
@@ -44,19 +44,19 @@ func TestRosterClaudeStilgar(t *testing.T) {
 	if len(main) < 5 {
 		t.Fatalf("got %d main requests, want 5; requests:\n%s", len(main), p.Fake.Summary())
 	}
-	for _, s := range []string{"atreides escalation", "consult Stilgar", `the Agent tool with subagent_type "stilgar"`} {
+	for _, s := range []string{"atreides escalation", "consult Stilgar", `the Agent tool with subagent_type "atreides-stilgar"`} {
 		if !main[3].Contains(s) {
 			t.Errorf("request after the 3rd failure lacks %q", s)
 		}
 	}
 	// The session start describes no roster (issue 35): Claude Code lists
 	// the installed agents to the model itself, in its Agent tool.
-	if main[0].Contains(`Stilgar (oracle: diagnosis and hard decisions;`) || !main[0].Contains("stilgar") {
-		t.Errorf("the first request should name stilgar once, Claude Code's own listing, not atreides's roster prose")
+	if main[0].Contains(`Stilgar (oracle: diagnosis and hard decisions;`) || !main[0].Contains("atreides-stilgar") {
+		t.Errorf("the first request should name atreides-stilgar, Claude Code's own listing, not atreides's roster prose")
 	}
 	var sub *fa.Request
 	for _, r := range p.Fake.RequestsOf(fa.KindAgent) {
-		if r.Agent == "stilgar" {
+		if r.Agent == "atreides-stilgar" {
 			sub = r
 			break
 		}
@@ -84,7 +84,7 @@ func TestRosterClaudeStilgar(t *testing.T) {
 func TestRosterCodexAgents(t *testing.T) {
 	p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text("Hello.")}})
 	out := p.Atreides("install", "codex", "--user")
-	if !strings.Contains(out, "installed agents build, explore, librarian, plan, stilgar") {
+	if !strings.Contains(out, "installed agents atreides-build, atreides-explore, atreides-librarian, atreides-plan, atreides-stilgar") {
 		t.Errorf("install codex did not install the agents:\n%s", out)
 	}
 	p.Run("say hello")
@@ -93,7 +93,7 @@ func TestRosterCodexAgents(t *testing.T) {
 		t.Fatal("no model request reached the fake")
 	}
 	raw := string(main[0].Raw)
-	for _, s := range []string{"stilgar", "Oracle: read-only adviser"} {
+	for _, s := range []string{"atreides-stilgar", "Oracle: read-only adviser"} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("the first request does not offer %q", s)
 		}
@@ -107,7 +107,7 @@ func TestRosterCodexAgents(t *testing.T) {
 func TestRosterGeminiAgents(t *testing.T) {
 	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{fg.Text("Hello.")}})
 	out := p.Atreides("install", "gemini", "--user")
-	if !strings.Contains(out, "installed agents build, explore, librarian, plan, stilgar") {
+	if !strings.Contains(out, "installed agents atreides-build, atreides-explore, atreides-librarian, atreides-plan, atreides-stilgar") {
 		t.Errorf("install gemini did not install the agents:\n%s", out)
 	}
 	p.Run("say hello")
@@ -116,7 +116,7 @@ func TestRosterGeminiAgents(t *testing.T) {
 		t.Fatal("no model request reached the fake")
 	}
 	raw := string(main[0].Raw)
-	for _, s := range []string{"stilgar", "Oracle: read-only adviser"} {
+	for _, s := range []string{"atreides-stilgar", "Oracle: read-only adviser"} {
 		if !strings.Contains(raw, s) {
 			t.Errorf("the first request does not offer %q", s)
 		}
@@ -127,13 +127,14 @@ func TestRosterGeminiAgents(t *testing.T) {
 }
 
 // TestRosterOpenCode: the plugin's config hook adds the roster to OpenCode
-// in memory: the task tool offers stilgar with its description (and not
-// the roster's build or plan, which are OpenCode's own primary agents);
-// a task call with subagent_type "stilgar" runs a child session whose
+// in memory: the task tool offers atreides-stilgar with its description,
+// and atreides-build and atreides-plan beside OpenCode's own build and
+// plan; a task call with subagent_type "atreides-stilgar" runs a child
+// session whose
 // system prompt is Stilgar's, with the skill attached to it in config.
 func TestRosterOpenCode(t *testing.T) {
 	const skillMark = "TRIAGE-SKILL-91c2: bisect the last change first."
-	task, _ := json.Marshal(map[string]string{"description": "consult the oracle", "prompt": "DIAGNOSE: why does it fail?", "subagent_type": "stilgar"})
+	task, _ := json.Marshal(map[string]string{"description": "consult the oracle", "prompt": "DIAGNOSE: why does it fail?", "subagent_type": "atreides-stilgar"})
 	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
 		if strings.Contains(r.System(), "You are Stilgar, the oracle") {
 			return fakeopenaichat.Reply{Text: "Diagnosis: the directory is missing."}
@@ -152,7 +153,7 @@ func TestRosterOpenCode(t *testing.T) {
 		t.Fatal("no model request reached the fake")
 	}
 	first := mains[0].Body()
-	for _, s := range []string{"stilgar", "Oracle: read-only adviser", "librarian"} {
+	for _, s := range []string{"atreides-stilgar", "Oracle: read-only adviser", "atreides-librarian", "atreides-build", "atreides-plan"} {
 		if !strings.Contains(first, s) {
 			t.Errorf("the first request does not offer %q", s)
 		}

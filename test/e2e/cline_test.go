@@ -389,24 +389,24 @@ func clineMCP(t *testing.T) {
 	}
 }
 
-// atreides's slash commands are Cline workflows: a headless "/plan 3"
+// atreides's slash commands are Cline workflows: a headless "/at-plan 3"
 // reaches the model as the command's text with the argument after
 // "Arguments:".
 func clineSlash(t *testing.T) {
 	p := newClineProject(t, replies(fc.Reply{Text: "Planned."}))
 	p.install()
-	if _, err := os.Stat(p.Path(".clinerules/workflows/plan.md")); err != nil {
-		t.Fatalf("no workflow for /plan: %v", err)
+	if _, err := os.Stat(p.Path(".clinerules/workflows/at-plan.md")); err != nil {
+		t.Fatalf("no workflow for /at-plan: %v", err)
 	}
-	p.Run("/plan 3")
+	p.Run("/at-plan 3")
 
 	main := p.Fake.MainRequests()
 	if len(main) == 0 {
 		t.Fatal("no model request")
 	}
 	got := main[0].LastUser()
-	if !strings.Contains(got, "You are running the /plan command") || !strings.HasSuffix(strings.TrimSpace(got), "Arguments: 3") || strings.Contains(got, "atreides command file") {
-		t.Errorf("the prompt is not /plan's text with its argument:\n%s", got)
+	if !strings.Contains(got, "You are running the /at-plan command") || !strings.HasSuffix(strings.TrimSpace(got), "Arguments: 3") || strings.Contains(got, "atreides command file") {
+		t.Errorf("the prompt is not /at-plan's text with its argument:\n%s", got)
 	}
 }
 

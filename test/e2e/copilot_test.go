@@ -345,10 +345,10 @@ func copilotMCPAndAgents(t *testing.T) {
 	p := newCopilotProject(t, fa.Script{
 		Steps: []fa.Step{
 			fa.Call(fa.ToolUse{Name: "atreides-todo_add", Input: map[string]any{"title": "added over copilot mcp"}}),
-			fa.Call(fa.ToolUse{Name: "task", Input: map[string]any{"description": "ask stilgar", "prompt": "ADVISE-ME on the design", "agent_type": "stilgar", "name": "oracle"}}),
+			fa.Call(fa.ToolUse{Name: "task", Input: map[string]any{"description": "ask stilgar", "prompt": "ADVISE-ME on the design", "agent_type": "atreides-stilgar", "name": "oracle"}}),
 			fa.Text("done"),
 		},
-		Agents: []fa.AgentScript{{Name: "stilgar", Match: fa.FirstUserMatches("ADVISE-ME"), Steps: []fa.Step{fa.Text("keep it simple")}}},
+		Agents: []fa.AgentScript{{Name: "atreides-stilgar", Match: fa.FirstUserMatches("ADVISE-ME"), Steps: []fa.Step{fa.Text("keep it simple")}}},
 	})
 	p.install("../home/.copilot/hooks/atreides.json")
 	p.Run("add a todo, then ask the oracle")
@@ -379,7 +379,7 @@ func copilotMCPAndAgents(t *testing.T) {
 	if list := p.Atreides("todo", "list"); !strings.Contains(list, "added over copilot mcp") {
 		t.Errorf("todo list:\n%s", list)
 	}
-	if !strings.Contains(agentTypes, `"stilgar"`) {
+	if !strings.Contains(agentTypes, `"atreides-stilgar"`) {
 		t.Errorf("the task tool does not offer the roster's stilgar: %s", agentTypes)
 	}
 	child := p.Fake.RequestsOf(fa.KindAgent)
@@ -408,7 +408,7 @@ func copilotRoundTrip(t *testing.T) {
 	before := installtest.TreeHashes(t, []string{p.Dir, p.Home}, copilotSkip(t, p)...)
 	p.install("../home/.copilot/hooks/atreides.json")
 	p.install(".github/hooks/atreides.json", "--project")
-	for _, f := range []string{"../home/.copilot/agents/stilgar.agent.md", "../home/.copilot/mcp-config.json", ".github/agents/stilgar.agent.md"} {
+	for _, f := range []string{"../home/.copilot/agents/atreides-stilgar.agent.md", "../home/.copilot/mcp-config.json", ".github/agents/atreides-stilgar.agent.md"} {
 		if b, err := os.ReadFile(p.Path(f)); err != nil || !strings.Contains(string(b), "atreides") {
 			t.Errorf("%s: no atreides in it after install (%v)", f, err)
 		}

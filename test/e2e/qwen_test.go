@@ -237,15 +237,15 @@ func qwenRoundTrip(t *testing.T) {
 func qwenSlashAndAgents(t *testing.T) {
 	p := newQwenProject(t, qwenTurns(oc.Reply{Text: "ok"}))
 	p.writeQwenHooks()
-	p.Run("/plan 3")
+	p.Run("/at-plan 3")
 
 	main := p.Main()
 	if len(main) == 0 {
 		t.Fatal("no model request")
 	}
 	body := main[0].Body()
-	if !strings.Contains(body, "You are running the /plan command") || !strings.Contains(body, "The user's arguments: 3") {
-		t.Errorf("the /plan command did not reach the model expanded")
+	if !strings.Contains(body, "You are running the /at-plan command") || !strings.Contains(body, "The user's arguments: 3") {
+		t.Errorf("the /at-plan command did not reach the model expanded")
 	}
 	var req struct {
 		Tools []struct {
@@ -256,7 +256,7 @@ func qwenSlashAndAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tl := range req.Tools {
-		if tl.Function.Name == "agent" && !strings.Contains(tl.Function.Description, "**stilgar**") {
+		if tl.Function.Name == "agent" && !strings.Contains(tl.Function.Description, "**atreides-stilgar**") {
 			t.Errorf("the agent tool does not offer atreides's stilgar: %.500s", tl.Function.Description)
 		}
 	}

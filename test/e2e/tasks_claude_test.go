@@ -47,16 +47,16 @@ GET /health answers 200 "ok".
 // the slash commands 'atreides install' writes (.claude/commands), in a
 // repository where the user has changes of their own:
 //
-//   - /task "add a health endpoint": Claude Code expands the command's
+//   - /at-task "add a health endpoint": Claude Code expands the command's
 //     text, the agent runs 'atreides task add', and task 1 exists with its
 //     generated TODO.md, state.json and errors.json;
-//   - /plan 1: the agent runs 'atreides plan new 1' and writes the plan it
+//   - /at-plan 1: the agent runs 'atreides plan new 1' and writes the plan it
 //     names, two phases with Verify lines;
-//   - /implement 1 before the user approved the plan: the agent starts the
+//   - /at-implement 1 before the user approved the plan: the agent starts the
 //     task, and its write of the task's code is refused by the approval
 //     gate, naming the plan to approve;
 //   - the user runs 'atreides plan approve 1' and resumes the session with
-//     /implement 1: the agent writes phase 1's file and tries to stop with
+//     /at-implement 1: the agent writes phase 1's file and tries to stop with
 //     phase 1 open, and the stop gate sends it back naming the task and
 //     the phase; it finishes phase 1, then phase 2, then the task;
 //   - git log has one scoped commit per phase, each holding only that
@@ -66,7 +66,7 @@ func TestTasksClaude(t *testing.T) {
 	requireAtreides(t)
 	p := NewProject(t, fa.Script{Steps: []fa.Step{
 		fa.Call(fa.Bash("atreides task add '" + healthTitle + "'")),
-		fa.Text("Created task 1: add a health endpoint. Next: /research 1 or /plan 1."),
+		fa.Text("Created task 1: add a health endpoint. Next: /at-research 1 or /at-plan 1."),
 	}})
 	p.WriteFile(".atreides/config.yaml", "tasks:\n  commits:\n    enabled: true\n", 0o644)
 	p.Atreides("trust", "--yes") // scoped commits run git: the user trusts the file
@@ -76,34 +76,34 @@ func TestTasksClaude(t *testing.T) {
 	p.git("add", "README.md", ".atreides/config.yaml")
 	p.git("commit", "-q", "-m", "initial")
 	p.InstallAtreides()
-	if !p.Exists(".claude/commands/task.md") {
-		t.Fatal("install claude wrote no /task command in .claude/commands")
+	if !p.Exists(".claude/commands/at-task.md") {
+		t.Fatal("install claude wrote no /at-task command in .claude/commands")
 	}
 	// The user's own work in progress, which no scoped commit may take.
 	p.WriteFile("README.md", "# demo\n\nwork in progress\n", 0o644)
 	p.WriteFile("notes.txt", "my notes\n", 0o644)
 
-	// /task: the project command's text reaches the model, with the
+	// /at-task: the project command's text reaches the model, with the
 	// arguments in it.
-	p.RunClaude(`/task "`+healthTitle+`"`, RunOpts{})
+	p.RunClaude(`/at-task "`+healthTitle+`"`, RunOpts{})
 	main := p.Fake.Main()
 	if len(main) == 0 {
 		t.Fatal("no main request reached the fake model")
 	}
-	for _, want := range []string{"You are running the /task command of atreides's task system.", `"` + healthTitle + `"`} {
+	for _, want := range []string{"You are running the /at-task command of atreides's task system.", `"` + healthTitle + `"`} {
 		if !main[0].Contains(want) {
-			t.Fatalf("the /task request does not carry the expanded command (%q); first user message:\n%s", want, tail(main[0].FirstUserText(), 3000))
+			t.Fatalf("the /at-task request does not carry the expanded command (%q); first user message:\n%s", want, tail(main[0].FirstUserText(), 3000))
 		}
 	}
 	if tr := p.toolResult(fa.ToolID("main", 0, 0)); tr.IsError || !strings.Contains(tr.Text, "#1 [NOT STARTED] medium "+healthTitle) {
 		t.Fatalf("atreides task add: error=%v %q", tr.IsError, tr.Text)
 	}
 	if task := p.task(1); task.Title != healthTitle || task.Status != "not started" {
-		t.Errorf("task 1 after /task: %+v", task)
+		t.Errorf("task 1 after /at-task: %+v", task)
 	}
 	for _, f := range []string{"TODO.md", "state.json", "errors.json"} {
 		if !p.Exists(specsDir + f) {
-			t.Errorf("/task did not generate %s%s", specsDir, f)
+			t.Errorf("/at-task did not generate %s%s", specsDir, f)
 		}
 	}
 	if todo := readFile(t, p.Path(specsDir+"TODO.md")); !strings.Contains(todo, "### 1. "+healthTitle) || !strings.Contains(todo, "[NOT STARTED]") {
@@ -117,18 +117,18 @@ func TestTasksClaude(t *testing.T) {
 		t.Errorf("errors.json is not JSON: %v", err)
 	}
 
-	// /plan 1: a new session writes the plan atreides creates.
+	// /at-plan 1: a new session writes the plan atreides creates.
 	p.Fake = fa.Start(t, fa.Script{Steps: []fa.Step{
 		fa.Call(fa.Bash("atreides task show 1")),
 		fa.Call(fa.Bash("atreides plan new 1")),
 		fa.Call(readTool(p.Path(healthPlan))),
 		fa.Call(writeTool(p.Path(healthPlan), healthPlanText)),
 		fa.Call(fa.ToolUse{Name: "mcp__atreides__task_update_status", Input: map[string]any{"number": 1, "status": "planned"}}),
-		fa.Text("The plan of task 1 has two phases; approve it with atreides plan approve 1, then /implement 1."),
+		fa.Text("The plan of task 1 has two phases; approve it with atreides plan approve 1, then /at-implement 1."),
 	}})
-	p.RunClaude("/plan 1", RunOpts{})
-	if !p.Fake.Main()[0].Contains("You are running the /plan command of atreides's task system.") {
-		t.Error("the /plan request does not carry the expanded command")
+	p.RunClaude("/at-plan 1", RunOpts{})
+	if !p.Fake.Main()[0].Contains("You are running the /at-plan command of atreides's task system.") {
+		t.Error("the /at-plan request does not carry the expanded command")
 	}
 	if tr := p.toolResult(fa.ToolID("main", 1, 0)); tr.IsError || !strings.Contains(tr.Text, healthPlan) {
 		t.Fatalf("atreides plan new 1 does not print the plan's path %s: error=%v %q", healthPlan, tr.IsError, tr.Text)
@@ -139,17 +139,17 @@ func TestTasksClaude(t *testing.T) {
 		t.Errorf("the plan on disk is not what the agent wrote:\n%s", got)
 	}
 	if task := p.task(1); task.Status != "planned" || len(task.Plans) != 1 || task.Approved != 0 {
-		t.Errorf("task 1 after /plan: %+v", task)
+		t.Errorf("task 1 after /at-plan: %+v", task)
 	}
 
-	// /implement 1 before the approval: the gate refuses the code, and
+	// /at-implement 1 before the approval: the gate refuses the code, and
 	// only the code. One script serves this run and its resumption: a
 	// resumed conversation carries the assistant turns before it, and the
 	// fake answers by their count.
 	const healthGo = "package health\n\n// OK is the body of GET /health.\nconst OK = \"ok\"\n"
 	const healthTest = "package health\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {\n\tif OK != \"ok\" {\n\t\tt.Fatal(OK)\n\t}\n}\n"
 	p.Fake = fa.Start(t, fa.Script{Steps: []fa.Step{
-		// 0-2: the first /implement 1.
+		// 0-2: the first /at-implement 1.
 		fa.Call(fa.Bash("atreides task start 1")),
 		fa.Call(writeTool(p.Path("health.go"), healthGo)),
 		fa.Text("The plan of task 1 is not approved yet: read it, then run atreides plan approve 1."),
@@ -169,10 +169,10 @@ func TestTasksClaude(t *testing.T) {
 		// the changes (the phases' checks are `test -f`, not tests).
 		fa.Text("The project has no test runner yet; the phases' checks passed."),
 	}})
-	r := p.RunClaude("/implement 1", RunOpts{})
+	r := p.RunClaude("/at-implement 1", RunOpts{})
 	session := r.SessionID()
-	if !p.Fake.Main()[0].Contains("You are running the /implement command of atreides's task system.") {
-		t.Error("the /implement request does not carry the expanded command")
+	if !p.Fake.Main()[0].Contains("You are running the /at-implement command of atreides's task system.") {
+		t.Error("the /at-implement request does not carry the expanded command")
 	}
 	p.assertNotError(fa.ToolID("main", 0, 0))
 	p.assertBlocked(fa.ToolID("main", 1, 0), "health.go", "plan of task 1", "not approved", "atreides plan approve 1")
@@ -180,11 +180,11 @@ func TestTasksClaude(t *testing.T) {
 		t.Fatal("health.go was written before the plan was approved")
 	}
 	if task := p.task(1); task.Status != "in progress" || task.Claim.Session != session {
-		t.Errorf("task 1 after the first /implement: %+v, want in progress, claimed by %s", task, session)
+		t.Errorf("task 1 after the first /at-implement: %+v, want in progress, claimed by %s", task, session)
 	}
 
 	p.Atreides("plan", "approve", "1")
-	p.RunClaude("/implement 1", RunOpts{Args: []string{"--resume", session}})
+	p.RunClaude("/at-implement 1", RunOpts{Args: []string{"--resume", session}})
 	for _, id := range []string{fa.ToolID("main", 3, 0), fa.ToolID("main", 4, 0), fa.ToolID("main", 5, 0)} {
 		p.assertNotError(id)
 	}
@@ -220,7 +220,7 @@ func TestTasksClaude(t *testing.T) {
 			last.Step, last.CountMessagesContaining("Stop hook feedback"), tail(last.LastUserText(), 3000))
 	}
 	if task := p.task(1); task.Status != "completed" {
-		t.Errorf("task 1 after /implement: %+v", task)
+		t.Errorf("task 1 after /at-implement: %+v", task)
 	}
 	if got := readFile(t, p.Path(healthPlan)); strings.Count(got, "[COMPLETED]") != 2 {
 		t.Errorf("the plan's phases are not both completed:\n%s", got)

@@ -29,35 +29,35 @@ Verify: test -f health_test.go
 `
 
 // TestTasksOpenCode: issue 16's OpenCode scenario with the real OpenCode
-// and the slash commands `atreides install` wrote. `/task "add a health
+// and the slash commands `atreides install` wrote. `/at-task "add a health
 // endpoint"` (opencode run --command task) reaches the model as the
 // command's text and the model's `atreides task add` creates task 1 and
 // the specs files; after the test writes and approves a two-phase plan,
-// `/implement 1` (opencode run --command implement, attached to an
+// `/at-implement 1` (opencode run --command implement, attached to an
 // `opencode serve`) starts the task, writes the first phase's file and
 // stops: the stop gate sends the session on with a prompt naming task 1's
 // open phase; the agent then completes both phases and the task, and
 // each phase's scoped commit holds only the task's file and the tracking
 // files, while the user's dirty and untracked files stay uncommitted.
 //
-// `/implement` runs against `opencode serve` because a plain `opencode
+// `/at-implement` runs against `opencode serve` because a plain `opencode
 // run` exits at the session's first idle: the plugin's continuation
 // prompt (sent on session.idle) has no instance left to run in (what the
 // TUI and IDE clients do not suffer, being served). The `atreides` commands
 // the model runs through bash carry no session (OpenCode's bash gets no
 // session variable from the plugin): they bind to the project's most
-// recently active session, which here is the /implement session.
+// recently active session, which here is the /at-implement session.
 func TestTasksOpenCode(t *testing.T) {
 	t.Parallel()
 	var p *ocProject
 	p = newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
 		switch first := firstUser(r); {
-		case strings.Contains(first, "/task command"):
+		case strings.Contains(first, "/at-task command"):
 			if countToolResults(r) == 0 {
 				return fakeopenaichat.Bash("call_add", "atreides task add 'add a health endpoint'")
 			}
-			return fakeopenaichat.Reply{Text: "Created task 1: add a health endpoint. Next: /plan 1."}
-		case strings.Contains(first, "/implement command"):
+			return fakeopenaichat.Reply{Text: "Created task 1: add a health endpoint. Next: /at-plan 1."}
+		case strings.Contains(first, "/at-implement command"):
 			return implementStep(p, r)
 		}
 		return fakeopenaichat.Reply{Text: "Nothing to do."}
@@ -71,21 +71,21 @@ func TestTasksOpenCode(t *testing.T) {
 	p.WriteFile("README.md", "# demo\n\nThe user's unsaved edit.\n")
 	p.WriteFile("notes.txt", "the user's own notes\n")
 
-	// Run 1: /task "add a health endpoint".
-	p.runOC("", "--command", "task", "add a health endpoint")
+	// Run 1: /at-task "add a health endpoint".
+	p.runOC("", "--command", "at-task", "add a health endpoint")
 	var taskReq *fakeopenaichat.Request
 	for _, r := range p.Fake.MainRequests() {
-		if strings.Contains(firstUser(r), "You are running the /task command") {
+		if strings.Contains(firstUser(r), "You are running the /at-task command") {
 			taskReq = r
 			break
 		}
 	}
 	if taskReq == nil {
-		t.Fatalf("no request carried the /task command's text:\n%s", p.Fake.Summary())
+		t.Fatalf("no request carried the /at-task command's text:\n%s", p.Fake.Summary())
 	}
 	if text := firstUser(taskReq); !strings.Contains(text, `The user's arguments: "add a health endpoint"`) ||
 		!strings.Contains(text, "atreides task add") || strings.Contains(text, "$ARGUMENTS") {
-		t.Errorf("the /task text was not expanded with the arguments:\n%s", text)
+		t.Errorf("the /at-task text was not expanded with the arguments:\n%s", text)
 	}
 	if got := p.toolResult("call_add"); !strings.Contains(got, "1") {
 		t.Errorf("task add said: %q", got)
@@ -100,15 +100,15 @@ func TestTasksOpenCode(t *testing.T) {
 		t.Errorf("TODO.md does not list task 1:\n%s", todo)
 	}
 
-	// The plan, as /plan 1 would write it, approved by the user.
+	// The plan, as /at-plan 1 would write it, approved by the user.
 	plan := strings.TrimSpace(p.Atreides("plan", "new", "1"))
 	plan = plan[strings.LastIndex(plan, ": ")+2:]
 	p.WriteFile(plan, ocHealthPlan)
 	p.Atreides("plan", "approve", "1")
 
-	// Run 2: /implement 1, attached to a served OpenCode.
+	// Run 2: /at-implement 1, attached to a served OpenCode.
 	srv := p.serveOC()
-	p.runAttached(srv, "--command", "implement", "1")
+	p.runAttached(srv, "--command", "at-implement", "1")
 	srv.waitQuiet(3*time.Second, 120*time.Second)
 	defer func() {
 		if t.Failed() {
@@ -185,7 +185,7 @@ func TestTasksOpenCode(t *testing.T) {
 	}
 }
 
-// implementStep is the model's next move in the /implement session, from
+// implementStep is the model's next move in the /at-implement session, from
 // what it has seen: start the task, write phase 1's file, stop (the gate
 // sends it on), finish phase 1, write phase 2's file, finish it, finish
 // the task.

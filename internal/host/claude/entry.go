@@ -142,12 +142,14 @@ func claudeDoctor(env host.Env, found []install.Status) []host.Check {
 
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = host.AgentFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "agents") },
-	Form: AgentForm,
+	Builtin: builtinAgents,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "agents") },
+	Form:    AgentForm,
 }
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = host.CommandFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "commands") },
-	Form: CommandForm,
+	Builtin: builtinCommands,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "commands") },
+	Form:    CommandForm,
 }

@@ -33,4 +33,4 @@ var Facts = event.HostFacts{
 // purpose: its own agents have names of their own; it names each subagent by
 // its type; it names MCP tools mcp__<server>__<tool>; tasks run as
 // processes.
-var Lacks = []string{"PrimaryAgents", "GenericChildren", "RawMCPTools", "PluginRunsTasks"}
+var Lacks = []string{"GenericChildren", "RawMCPTools", "PluginRunsTasks"}

@@ -17,7 +17,7 @@ var AgentForm = install.AgentForm{
 	Installs: install.Subagents,
 	Render: func(a agents.Agent, prompt string) string {
 		return install.FrontMatter(prompt,
-			"name", a.ID, "description", a.Description,
+			"name", a.HostName(), "description", a.Description,
 			"tools", strings.Join(claudeTools(a.Tools), ", "), "model", a.ModelFor(Host))
 	},
 }

@@ -51,7 +51,7 @@ var Entry = host.Host{
 	// No agent files: spawn_agent takes its system prompt in the call.
 	// (3.0.65 looks for agent configurations in .cline/agents and
 	// ~/.cline/agents, for its teams; not checked, not written.)
-	Agents: host.AgentFacts{},
+	Agents: host.AgentFacts{Builtin: builtinAgents},
 	// Its workflows are the slash commands: see CommandForm.
 	Commands: clineCommands,
 
@@ -107,6 +107,7 @@ func mcpFile(env host.Env) install.MCPFile {
 // clineCommands is how Cline takes the slash commands: workflows in the
 // project's .clinerules/workflows, or the user's <config dir>/workflows.
 var clineCommands = host.CommandFacts{
+	Builtin: builtinCommands,
 	Dir: func(env host.Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(configDir(env), "workflows")

@@ -29,7 +29,7 @@ var Facts = event.HostFacts{
 
 // Lacks are the facts this host has none of, on purpose (each checked
 // against 3.0.65):
-//   - AgentCall, PrimaryAgents, AgentKey: spawn_agent takes a system
+//   - AgentCall, AgentKey: spawn_agent takes a system
 //     prompt, not an agent's name, so no named agent can be started;
 //   - Compact: compaction is automatic (--compaction), with no command,
 //     and its PreCompact hook never fires (the CLI maps it to no event);
@@ -40,4 +40,4 @@ var Facts = event.HostFacts{
 //     first "__" into the server's and the tool's;
 //   - ReadsBeforeWrite: its editor edits a file it has not read;
 //   - PluginRunsTasks: no plugin runs atreides's tasks.
-var Lacks = []string{"AgentCall", "PrimaryAgents", "AgentKey", "Compact", "TodoTool", "Transcript", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks"}
+var Lacks = []string{"AgentCall", "AgentKey", "Compact", "TodoTool", "Transcript", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks"}

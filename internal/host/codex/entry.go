@@ -37,6 +37,10 @@ var Entry = host.Host{
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
 	Agents: codexAgents,
+	// No commands: atreides writes no command files for Codex (it has
+	// never had a form for them); its built-in ones are listed
+	// all the same, for the names no host may see atreides take.
+	Commands: host.CommandFacts{Builtin: builtinCommands},
 
 	Start: "register the hooks in ~/.codex/hooks.json (then trust them in Codex's /hooks)",
 	Writes: `~/.codex/hooks.json or $CODEX_HOME/hooks.json (the default;
@@ -171,6 +175,7 @@ func uninstallCodex(env host.Env, scope install.Scope) (install.Report, error) {
 
 // codexAgents is how codex takes the roster (see the host entry).
 var codexAgents = host.AgentFacts{
+	Builtin: builtinAgents,
 	Dir: func(env host.Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(codexHome(env), "agents")

@@ -29,4 +29,4 @@ var Facts = event.HostFacts{
 // hook; subagents named by role; the model calls atreides's tools by their
 // bare names; apply_patch does not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}
+var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}

@@ -21,7 +21,7 @@ var AgentForm = install.AgentForm{
 				b.WriteString(k + " = " + install.TOMLString(v) + "\n")
 			}
 		}
-		kv("name", a.ID)
+		kv("name", a.HostName())
 		kv("description", a.Description)
 		kv("model", a.ModelFor(Host))
 		if !a.Tools.Writes() {

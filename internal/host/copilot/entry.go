@@ -61,7 +61,9 @@ var Entry = host.Host{
 	Agents: copilotAgents,
 	// No commands: 1.0.102 reads no slash-command files of the user's
 	// that atreides could write (its own commands are built in; skills
-	// are the model's to load, not the user's to type).
+	// are the model's to load, not the user's to type). Its own are
+	// listed all the same, for the names no host may see atreides take.
+	Commands: host.CommandFacts{Builtin: builtinCommands},
 
 	Start: "register the hooks in ~/.copilot/hooks/atreides.json",
 	Writes: `~/.copilot/hooks/atreides.json (--project:
@@ -131,10 +133,9 @@ func mcpPath(env host.Env) string { return MCPPath(env.Home, env.Var("COPILOT_HO
 
 // copilotAgents is how Copilot takes the roster (see the entry).
 var copilotAgents = host.AgentFacts{
-	// 1.0.102's own agents (definitions/*.agent.yaml in its package, and
-	// general-purpose) include explore, a subagent the task tool starts:
-	// the roster's explore is not written over it.
-	Native: map[string]bool{"explore": true},
+	// 1.0.102's own agents (builtin.go) include explore; the roster's is
+	// atreides-explore beside it.
+	Builtin: builtinAgents,
 	Dir: func(env host.Env, scope install.Scope) string {
 		if scope == install.ScopeUser {
 			return filepath.Join(UserDir(env.Home, env.Var("COPILOT_HOME")), "agents")

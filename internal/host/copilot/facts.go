@@ -36,4 +36,4 @@ var Facts = event.HostFacts{
 // cannot mirror; subagents named by type; events.jsonl is a transcript
 // format atreides does not read; its edit tool
 // does not refuse an unread file; tasks run as processes.
-var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks"}
+var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks"}

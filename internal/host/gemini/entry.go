@@ -143,14 +143,16 @@ func uninstallGemini(env host.Env, scope install.Scope) (install.Report, error) 
 
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = host.AgentFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "agents") },
-	Form: AgentForm, InlineSkills: true,
+	Builtin: builtinAgents,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "agents") },
+	Form:    AgentForm, InlineSkills: true,
 }
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = host.CommandFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "commands") },
-	Form: CommandForm,
+	Builtin: builtinCommands,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "commands") },
+	Form:    CommandForm,
 }
 
 // leaveOut removes the parts o leaves out before the hooks are written:

@@ -26,4 +26,4 @@ var Facts = event.HostFacts{
 // type; its edit tools do not refuse an unread file; MCP tools named
 // mcp_<server>_<tool>; tasks run as processes; it loads GEMINI.md, no
 // AGENTS.md of its own.
-var Lacks = []string{"PrimaryAgents", "GenericChildren", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}
+var Lacks = []string{"GenericChildren", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}

@@ -28,7 +28,7 @@ var AgentForm = install.AgentForm{
 			tools = append(read, "write_file", "replace")
 		}
 		return install.FrontMatterList(prompt, tools,
-			"name", a.ID, "display_name", a.Name, "description", a.Description, "model", a.ModelFor(Host))
+			"name", a.HostName(), "display_name", a.Name, "description", a.Description, "model", a.ModelFor(Host))
 	},
 }
 
@@ -42,7 +42,7 @@ var CommandForm = install.CommandForm{
 		desc := c.Description
 		if c.ArgumentHint != "" {
 			// Gemini CLI has no argument hint: the description carries it.
-			desc += " (/" + c.Name + " " + c.ArgumentHint + ")"
+			desc += " (/" + c.HostName() + " " + c.ArgumentHint + ")"
 		}
 		prompt := install.TOMLString(body)
 		if !strings.Contains(body, "'''") {

@@ -51,8 +51,8 @@
 // # Other
 //
 // Agents: the plugin's config hook adds the roster to Kilo's agents in
-// memory; Kilo's own code, plan, ask, debug, orchestrator (primary) and
-// explore, general (subagents) keep their ids. Commands: OpenCode's
+// memory as atreides-<id>, beside Kilo's own (builtin.go), which keep
+// their names. Commands: OpenCode's
 // markdown form in commands/ of .kilo or ~/.config/kilo. atreides's tools
 // are plugin tools named atreides_<tool>, as on OpenCode (no MCP server
 // registration). Kilo installs @kilocode/plugin into each config

@@ -43,14 +43,12 @@ var Entry = host.Host{
 	// which OpenCode's entry already names).
 	AgentVars: []string{"KILO"},
 	// The plugin's config hook adds the roster to Kilo's agents in memory,
-	// as on OpenCode; Kilo's own agents keep their ids. Kilo reads an
-	// agent configured as "build" (OpenCode's name) as its code agent:
-	// the roster's build would turn code into a subagent, and Kilo would
-	// start its sessions in plan (seen with 7.7.7).
-	Agents: host.AgentFacts{Native: map[string]bool{
-		"code": false, "build": false, "plan": false, "ask": false, "debug": false, "orchestrator": false,
-		"explore": true, "general": true,
-	}},
+	// as on OpenCode, under the prefixed names, beside Kilo's own
+	// (builtin.go). Kilo reads an agent configured as "build" (OpenCode's
+	// name) as its code agent, which would turn code into a subagent and
+	// start its sessions in plan (seen with 7.7.7): atreides-build is not
+	// that name.
+	Agents: host.AgentFacts{Builtin: builtinAgents},
 	// Its commands are OpenCode's markdown files with $ARGUMENTS, in
 	// commands/ of .kilo or ~/.config/kilo.
 	Commands: commands,
@@ -154,6 +152,7 @@ func uninstallKilo(env host.Env, scope install.Scope) (install.Report, error) {
 // commands is how Kilo takes the slash commands: 7.7.7 loads
 // {command,commands}/**/*.md of each config directory, OpenCode's form.
 var commands = host.CommandFacts{
+	Builtin: builtinCommands,
 	Dir: func(env host.Env, scope install.Scope) string {
 		return filepath.Join(configDir(env, scope), "commands")
 	},

@@ -14,12 +14,9 @@ var Facts = event.HostFacts{
 	// It reads AGENTS.md, CLAUDE.md and CONTEXT.md (its Instruction
 	// list; CLAUDE.md unless its Claude Code prompt is turned off).
 	Instructions: []string{"AGENTS.md", "CLAUDE.md", "CONTEXT.md"},
-	// The task tool starts a subagent (subagent_type). Its own primary
-	// agents (`kilo agent list`): code (the default; "build" is its old
-	// name, which Kilo still maps to it), plan, ask, debug and
-	// orchestrator; explore and general are its subagents.
+	// The task tool starts a subagent (subagent_type); its own agents
+	// are the entry's Agents.Builtin.
 	AgentCall:       `the task tool with subagent_type "%[1]s"`,
-	PrimaryAgents:   []string{"code", "build", "plan", "ask", "debug", "orchestrator"},
 	Compact:         "/compact",
 	TodoTool:        "with your todowrite tool",
 	DefaultAgent:    "default",

@@ -109,7 +109,9 @@ func openCodeOffline(env host.Env, o host.Options) []string {
 
 // openCodeAgents is how opencode takes the roster (see the host entry).
 var openCodeAgents = host.AgentFacts{
-	Native: map[string]bool{"build": false, "plan": false, "explore": true, "general": true},
+	// Its own agents (builtin.go) keep their names; the roster's come
+	// through the plugin as atreides-build, atreides-plan... beside them.
+	Builtin: builtinAgents,
 }
 
 // installOpenCode writes the plugin, then the command files (or removes
@@ -144,6 +146,7 @@ func uninstallOpenCode(env host.Env, scope install.Scope) (install.Report, error
 // entry). 1.18.33 loads {command,commands}/**/*.md; atreides writes
 // commands/, the folder OpenCode's own tips name.
 var openCodeCommands = host.CommandFacts{
+	Builtin: builtinCommands,
 	Dir: func(env host.Env, scope install.Scope) string {
 		return filepath.Join(openCodeDir(env, scope), "commands")
 	},

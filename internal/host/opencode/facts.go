@@ -7,10 +7,9 @@ import "github.com/atreides-dev/atreides/internal/event"
 var Facts = event.HostFacts{
 	// It reads AGENTS.md, and CLAUDE.md when there is none.
 	Instructions: []string{"AGENTS.md", "CLAUDE.md"},
-	// The task tool starts a subagent; build and plan are its own primary
-	// agents, which the user switches between.
+	// The task tool starts a subagent; its own agents are the entry's
+	// Agents.Builtin.
 	AgentCall:       `the task tool with subagent_type "%[1]s"`,
-	PrimaryAgents:   []string{"build", "plan"},
 	Compact:         "/compact",
 	TodoTool:        "with your todowrite tool",
 	DefaultAgent:    "default",

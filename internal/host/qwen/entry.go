@@ -176,14 +176,16 @@ func uninstallQwen(env host.Env, scope install.Scope) (install.Report, error) {
 
 // qwenAgents is how qwen takes the roster (see the host entry).
 var qwenAgents = host.AgentFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "agents") },
-	Form: AgentForm,
+	Builtin: builtinAgents,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "agents") },
+	Form:    AgentForm,
 }
 
 // qwenCommands is how qwen takes the slash commands (see the entry).
 var qwenCommands = host.CommandFacts{
-	Dir:  func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "commands") },
-	Form: CommandForm,
+	Builtin: builtinCommands,
+	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "commands") },
+	Form:    CommandForm,
 }
 
 // trustCheck notes that Qwen reads the project's settings only in a

@@ -33,4 +33,4 @@ var Facts = event.HostFacts{
 // named by type; a chat recording atreides has no reader for; its edit
 // tools do not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-var Lacks = []string{"PrimaryAgents", "TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}
+var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}

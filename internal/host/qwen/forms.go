@@ -15,7 +15,7 @@ var AgentForm = install.AgentForm{
 	Installs: install.Subagents,
 	Render: func(a agents.Agent, prompt string) string {
 		return install.FrontMatterList(prompt, agentTools(a.Tools),
-			"name", a.ID, "description", a.Description, "model", a.ModelFor(Host))
+			"name", a.HostName(), "description", a.Description, "model", a.ModelFor(Host))
 	},
 }
 

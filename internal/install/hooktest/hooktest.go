@@ -298,8 +298,17 @@ func CommandsRoundTrip(t *testing.T, form install.CommandForm) {
 		t.Fatalf("%s reinstall: %+v %v", form.Host, rep, err)
 	}
 	o.Commands = cmds[1:]
-	if rep, err := install.InstallCommands(o); err != nil || strings.Join(rep.Removed, " ") != cmds[0].Name {
+	if rep, err := install.InstallCommands(o); err != nil || strings.Join(rep.Removed, " ") != cmds[0].HostName() {
 		t.Fatalf("%s install of fewer: %+v %v", form.Host, rep, err)
+	}
+	// An install from before the prefix left /plan as plan<ext>, marked
+	// as ours: the next install removes it, leaving /at-plan alone.
+	old := filepath.Join(dir, cmds[1].Name+form.Ext)
+	if err := os.WriteFile(old, []byte(form.File(cmds[1], nil)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := install.InstallCommands(o); err != nil || strings.Join(rep.Removed, " ") != cmds[1].Name || rep.Action != install.ActionUpdated {
+		t.Fatalf("%s install over an install of bare names: %+v %v", form.Host, rep, err)
 	}
 	if rep, err := install.UninstallCommands(dir, form.Host, form.Ext, o.BackupDir); err != nil || len(rep.Removed) != len(cmds)-1 {
 		t.Fatalf("%s uninstall: %+v %v", form.Host, rep, err)
