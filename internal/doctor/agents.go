@@ -34,7 +34,7 @@ func oracleChecks(env host.Env, cfg *config.Config, found []Host) []Check {
 	var out []Check
 	for _, fh := range found {
 		h, ok := all.ByName(fh.Name)
-		if !ok || h.Agents.Dir == nil || h.Agents.Native[oracle.ID] {
+		if !ok || h.Agents.Dir == nil || host.IsBuiltin(h.Agents.Builtin, oracle.HostName()) {
 			continue
 		}
 		for i, st := range fh.Files {
@@ -53,15 +53,15 @@ func oracleChecks(env host.Env, cfg *config.Config, found []Host) []Check {
 func oracleFile(h *host.Host, env host.Env, scope install.Scope, oracle agents.Agent, roster agents.Roster) (Check, bool) {
 	dir := h.Agents.Dir(env, scope)
 	ext := h.Agents.Form.Ext
-	if exists(install.MarkedFile(dir, oracle.ID, ext)) {
+	if exists(install.MarkedFile(dir, oracle.HostName(), ext)) {
 		return Check{}, false
 	}
 	name := h.Name + " agents"
 	others := false
 	for _, a := range roster.Subagents() {
-		others = others || a.ID != oracle.ID && exists(install.MarkedFile(dir, a.ID, ext))
+		others = others || a.ID != oracle.ID && exists(install.MarkedFile(dir, a.HostName(), ext))
 	}
-	msg := fmt.Sprintf("%s: no file for %s (%s), the agent repeated failures are escalated to; ", dir, oracle.ID, oracle.Name)
+	msg := fmt.Sprintf("%s: no file for %s (%s), the agent repeated failures are escalated to; ", dir, oracle.HostName(), oracle.Name)
 	if others {
 		return Check{Name: name, Status: "problem", Detail: msg + "it was removed: run 'atreides install " + h.Name + "' again to restore it"}, true
 	}
