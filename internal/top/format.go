@@ -8,15 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// shortID is the start of a session id, enough to tell sessions apart
-// on a screen (the ids are UUIDs or long host-made strings).
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
-
 // cell is s cut to w-1 columns and padded to w, its line breaks and tabs made
 // spaces so a row stays a row (its own spacing kept: a cell may be a
 // row's cells).

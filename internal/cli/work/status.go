@@ -96,7 +96,7 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 	for i, s := range doc.Sessions {
 		ids[i] = s.ID
 	}
-	n := command.ShortLen(ids)
+	n := view.ShortLen(ids)
 	for i := range doc.Sessions {
 		s := &doc.Sessions[i]
 		state := "active"

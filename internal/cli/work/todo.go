@@ -146,7 +146,7 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 func todoDetails(t view.Todo) string {
 	d := t.Details()
 	if t.Session != "" {
-		d += ", session " + command.ShortID(t.Session, 0)
+		d += ", session " + view.ShortID(t.Session, 0)
 	}
 	return d
 }
