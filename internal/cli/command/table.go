@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -237,7 +236,7 @@ func (t *Table) line(row []cell, widths []int) string {
 		}
 		pad := 0
 		if i < last && i < len(widths) {
-			pad = widths[i] - utf8.RuneCountInString(text)
+			pad = widths[i] - Width(text)
 		}
 		if c.paint != nil {
 			text = c.paint(text)
@@ -277,11 +276,11 @@ func (t *Table) fit() []int {
 	}
 	widths := make([]int, n)
 	for i, h := range t.header {
-		widths[i] = utf8.RuneCountInString(h)
+		widths[i] = Width(h)
 	}
 	for _, r := range t.rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
+			widths[i] = max(widths[i], Width(c.text))
 		}
 	}
 	t.dropEmpty(widths)
@@ -352,15 +351,23 @@ func widest(widths []int, only []int) int {
 	return wide
 }
 
-// Truncate cuts s to n characters, the last one an ellipsis when cut.
+// Truncate cuts s to n columns of a terminal (Width), the last one an
+// ellipsis when cut.
 func Truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if Width(s) <= n {
 		return s
 	}
 	if n <= 1 {
 		return "…"[:3*max(n, 0)]
 	}
-	return string([]rune(s)[:n-1]) + "…"
+	w := 0
+	for i, r := range s {
+		if w+runeWidth(r) > n-1 {
+			return s[:i] + "…"
+		}
+		w += runeWidth(r)
+	}
+	return s
 }
 
 // flatten puts a cell on one line: a newline or tab inside a value would

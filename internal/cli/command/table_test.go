@@ -123,3 +123,32 @@ func TestTableDropsEmptyColumnsOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTableWideCharacters: a title in Chinese or with an emoji takes two
+// columns a character on a terminal; the table counts columns, so its
+// rows fit the terminal and the next column stays in line.
+func TestTableWideCharacters(t *testing.T) {
+	var b strings.Builder
+	tb := NewTable(tableIO(true, 30, false), &b, "title", "status").Flex(0)
+	tb.Row("修复登录处理程序中的密码哈希问题并运行测试", "open")
+	tb.Row("fix 🐛 now", "done")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	col := -1
+	for _, l := range lines {
+		if w := Width(l); w > 30 {
+			t.Errorf("line %q is %d columns, past the terminal's 30", l, w)
+		}
+		i := strings.LastIndex(l, "  ")
+		if c := Width(l[:i+2]); col >= 0 && c != col {
+			t.Errorf("the status column starts at %d in %q, at %d above", c, l, col)
+		} else {
+			col = c
+		}
+	}
+	if Width("修复a") != 5 || Width("e\u0301") != 1 || Truncate("修复登录", 5) != "修复…" {
+		t.Errorf("Width or Truncate: %d %d %q", Width("修复a"), Width("e\u0301"), Truncate("修复登录", 5))
+	}
+}
