@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -12,12 +13,12 @@ import (
 // spaces so a row stays a row (its own spacing kept: a cell may be a
 // row's cells).
 func cell(s string, w int) string {
-	s = strings.Map(func(r rune) rune {
+	s = sanitize.Printable(strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 	// One column stays blank, so that a cut cell never runs into the next.
 	if ansi.StringWidth(s) > w-1 {
 		s = ansi.Truncate(s, max(1, w-1), "…")
@@ -26,9 +27,10 @@ func cell(s string, w int) string {
 }
 
 // oneLine folds a multi-line text (a command with a heredoc) onto one
-// line, so a row stays a row.
+// line, so a row stays a row, its other control characters escaped: the
+// text is data (a title an agent wrote), never a command to the terminal.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return sanitize.Printable(strings.Join(strings.Fields(s), " "))
 }
 
 // age is how long ago t was, in the largest whole unit: 3s, 4m, 2h, 5d.

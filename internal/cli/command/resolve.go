@@ -14,7 +14,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
-	"github.com/atreides-dev/atreides/internal/view"
 )
 
 // Ids are taken as gh and git take hashes: the whole id, or any prefix of
@@ -26,10 +25,10 @@ import (
 // a table on a terminal; piped, ids are whole and nothing is read.
 func SessionShortLen(io *IO, root string) int {
 	if !IsTTY(io) {
-		return view.ShortIDLen
+		return state.ShortIDLen
 	}
 	ids, _ := SessionIDs(context.Background(), root) // none read: the usual length
-	return view.ShortLen(ids)
+	return state.ShortLen(ids)
 }
 
 // IDCell is an id as a table shows it: its first n characters on a
@@ -37,7 +36,7 @@ func SessionShortLen(io *IO, root string) int {
 // too; whole when piped, so a script gets what it can match exactly.
 func IDCell(io *IO, id string, n int) string {
 	if IsTTY(io) {
-		return view.ShortID(id, n)
+		return state.ShortID(id, n)
 	}
 	return id
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"golang.org/x/term"
 )
 
@@ -371,10 +372,12 @@ func Truncate(s string, n int) string {
 }
 
 // flatten puts a cell on one line: a newline or tab inside a value would
-// break the table's rows or a script's columns.
+// break the table's rows or a script's columns. Any other control
+// character is escaped (sanitize.Printable): a title is data, never a
+// command to the terminal.
 func flatten(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
+	if strings.ContainsAny(s, "\n\r\t") {
+		s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
 	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
+	return sanitize.Printable(s)
 }

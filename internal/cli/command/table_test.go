@@ -152,3 +152,19 @@ func TestTableWideCharacters(t *testing.T) {
 		t.Errorf("Width or Truncate: %d %d %q", Width("修复a"), Width("e\u0301"), Truncate("修复登录", 5))
 	}
 }
+
+// TestTableEscapesControls: a cell's escape sequence (a todo title an
+// agent wrote) reaches the terminal as text, never as a command to it.
+func TestTableEscapesControls(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var b strings.Builder
+		tb := NewTable(tableIO(tty, 80, false), &b, "title")
+		tb.Row("fix\x1b]52;c;aGVsbG8=\x07 it\x1b[2J")
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\x07") || !strings.Contains(b.String(), `fix\x1b]52;c;aGVsbG8=\x07 it`) {
+			t.Errorf("terminal %v: %q", tty, b.String())
+		}
+	}
+}

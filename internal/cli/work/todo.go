@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -146,7 +147,7 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 func todoDetails(t view.Todo) string {
 	d := t.Details()
 	if t.Session != "" {
-		d += ", session " + view.ShortID(t.Session, 0)
+		d += ", session " + state.ShortID(t.Session, 0)
 	}
 	return d
 }
