@@ -168,3 +168,14 @@ func TestTableEscapesControls(t *testing.T) {
 		}
 	}
 }
+
+// TestOneLineEscapesAndFits: the lines status -v and the lists print
+// escape control characters and cut at terminal columns, as cells do.
+func TestOneLineEscapesAndFits(t *testing.T) {
+	if got := OneLine("a\x1b[2Jb\nc", 80); got != `a\x1b[2Jb c` {
+		t.Errorf("OneLine escaped %q", got)
+	}
+	if got := OneLine("修复登录处理程序", 7); Width(got) > 7 || got != "修复登…" {
+		t.Errorf("OneLine cut %q (%d columns)", got, Width(got))
+	}
+}

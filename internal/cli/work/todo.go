@@ -138,7 +138,7 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 		if paint := todoPaint(st, t.Status); paint != nil {
 			mark = paint(mark)
 		}
-		fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))
+		fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), command.OneLine(t.Title, 200), st.Dim("("+todoDetails(t)+")"))
 	})
 }
 
