@@ -639,3 +639,18 @@ func TestSharedTrailKeepsNoPrompt(t *testing.T) {
 		t.Errorf("a shared record: %s", line)
 	}
 }
+
+// TestPromptSecretAtCut: a secret that straddles the excerpt's first cut
+// (whitespace collapses, so it can land in the kept words) is not kept in
+// part, unmasked.
+func TestPromptSecretAtCut(t *testing.T) {
+	for _, secret := range []string{"ghp_" + strings.Repeat("b", 36), "AKIAIOSFODNN7EXAMPLE"} {
+		for pad := 4*maxPrompt - 30; pad < 4*maxPrompt; pad += 3 {
+			p := "x" + strings.Repeat(" ", pad) + secret + " tail"
+			got := NewRecord(&event.Event{Kind: event.UserPrompt, Prompt: p}, &event.Decision{}, 0).Prompt
+			if strings.Contains(got, secret[:8]) && !strings.Contains(got, "****") {
+				t.Errorf("pad %d: excerpt %q keeps part of the secret", pad, got)
+			}
+		}
+	}
+}

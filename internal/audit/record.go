@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/atreides-dev/atreides/internal/ctxbudget"
@@ -302,10 +303,14 @@ func (r *Record) line() []byte {
 // promptExcerpt is the first words of a prompt on one line: enough to
 // title a session and a trace's root, never the whole text. A pasted log
 // of a megabyte is cut before it is split, so a prompt costs the same
-// whatever its size; secrets are masked before the cap.
+// whatever its size; secrets are masked before the cap. The first cut
+// goes back to the last space before it: a word cut in two (a token at
+// the cut) is no longer what the masking rules recognise, and its first
+// half would be kept in the clear.
 func promptExcerpt(p string) string {
 	if len(p) > 4*maxPrompt {
 		p = p[:4*maxPrompt]
+		p = p[:max(0, strings.LastIndexFunc(p, unicode.IsSpace))]
 	}
 	p = sanitize.String(strings.Join(strings.Fields(p), " "), 0)
 	if len(p) <= maxPrompt {

@@ -370,15 +370,17 @@ func unknownKey(t reflect.Type, k string) string {
 func Nearest(s string, known []string) (string, bool) {
 	best, bestDist := "", max(3, len(s)/4+1)
 	for _, k := range known {
-		if d := distance(s, k); d < bestDist {
+		if d := Distance(s, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}
 	return best, best != ""
 }
 
-// distance is the Levenshtein distance, for typo suggestions on short keys.
-func distance(a, b string) int {
+// Distance is the Levenshtein distance in bytes, for the did-you-mean
+// of every unknown name: configuration keys and guard names here, flags
+// in package command.
+func Distance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

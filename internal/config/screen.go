@@ -147,6 +147,13 @@ func (s *screener) walk(path []string, base, proj *value) *value {
 	if r, ok := screenFor(path); ok {
 		return s.apply(r, path, base, proj)
 	}
+	if proj.kind == kindNull && len(path) > 0 && screenedBelow(path) && !emptyValue(base) {
+		// A reset of a whole section (guard.verdicts: ~) would take the
+		// user's own settings under it back to the defaults: it is
+		// judged as a reset of each of them would be.
+		s.ignore(printKey(path), proj, WhyLoosens)
+		return nil
+	}
 	if proj.kind != kindMapping {
 		return proj
 	}
@@ -164,22 +171,41 @@ func (s *screener) walk(path []string, base, proj *value) *value {
 	return out
 }
 
+// screenedBelow reports whether a key under path is screened.
+func screenedBelow(path []string) bool {
+	for _, r := range screens {
+		parts := strings.Split(r.path, ".")
+		if len(parts) > len(path) && matchPath(parts[:len(path)], path) {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyValue reports whether v holds nothing a reset could take away.
+func emptyValue(v *value) bool {
+	return v == nil || v.kind == kindNull || len(v.keys) == 0 && len(v.items) == 0 && v.kind != kindScalar
+}
+
+// matchPath reports whether the rule's parts ("*" matches any one key)
+// are path.
+func matchPath(parts, path []string) bool {
+	if len(parts) != len(path) {
+		return false
+	}
+	for i, p := range parts {
+		if p != "*" && p != path[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // screenFor finds the rule for path itself; ok is false when path is
 // free or only something below it is screened.
 func screenFor(path []string) (screenRule, bool) {
 	for _, r := range screens {
-		parts := strings.Split(r.path, ".")
-		if len(parts) != len(path) {
-			continue
-		}
-		match := true
-		for i, p := range parts {
-			if p != "*" && p != path[i] {
-				match = false
-				break
-			}
-		}
-		if match {
+		if matchPath(strings.Split(r.path, "."), path) {
 			return r, true
 		}
 	}

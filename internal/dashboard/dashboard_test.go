@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +22,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/dashboard/listen"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/govstate"
+	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -621,4 +624,21 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 	n, err := w.buf.Write(p)
 	w.once.Do(func() { close(w.written) })
 	return n, err
+}
+
+// TestExplainWithBrokenConfig: with a configuration that cannot be read
+// whole, the explain is the guard's as the hooks judge: the fallback
+// policy, tightened by what could be read, not an error.
+func TestExplainWithBrokenConfig(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", "")
+	root := viewtest.Project(t)
+	if err := os.WriteFile(filepath.Join(project.StateDir(root), "config.yaml"), []byte("guard: {enabled: maybe, verdicts: {git.push-force: deny}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, root, "")
+	w := do(s, "GET", "/api/explain?tool=shell&target=git+push+--force", nil)
+	if m := decode(t, w); w.Code != 200 || m["verdict"] != "deny" || m["rule"] != "git.push-force" {
+		t.Errorf("explain with a broken config: %d %v", w.Code, m)
+	}
 }

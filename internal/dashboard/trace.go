@@ -58,7 +58,9 @@ func (s *Server) apiExplain(w http.ResponseWriter, r *http.Request, snap *view.S
 		writeError(w, http.StatusBadRequest, "want ?tool= (shell, read, write, edit or search) and ?target=")
 		return
 	}
-	pol, err := hook.NewSettings(snap.Root).Policy()
+	// A broken configuration gives the fallback policy, as the hooks
+	// judge with it (policy.Usable); only a policy not built at all fails.
+	pol, err := policy.Usable(hook.NewSettings(snap.Root).Policy())
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "%v", err)
 		return

@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // Settings files that name atreides prove nothing about whether the host
@@ -203,10 +204,7 @@ func silentTools(hostName string, sessions []sessionSeen) []Check {
 	if !anyTools && worst.prompts >= 3 {
 		status = "problem"
 	}
-	id := worst.id
-	if len(id) > 8 {
-		id = id[:8]
-	}
+	id := state.ShortID(worst.id, 0)
 	return []Check{{Name: hostName + " tool hooks", Status: status, Detail: fmt.Sprintf("session %s (last event %s) had %d prompt(s) but no tool call reached atreides: if the agent ran tools in it, they were not checked; run a harmless command in a session and look for it in 'atreides log'",
 		id, worst.last.Local().Format(time.DateTime), worst.prompts)}}
 }

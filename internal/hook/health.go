@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/session"
 )
 
@@ -101,9 +102,12 @@ func (s *Settings) brokenConfig(c *engine.Call, err error) string {
 // firstProblem is err's first problem as one short line.
 func (s *Settings) firstProblem(err error) string { return s.oneLine(configErrors(err)[0]) }
 
-// oneLine is a problem on one line, with short paths.
+// oneLine is a problem on one line, with short paths and its secrets
+// masked: a problem quotes the value it found, and a value in the wrong
+// place may be a token (otel.headers written as one string) that the
+// model must not read.
 func (s *Settings) oneLine(msg string) string {
-	return strings.Join(strings.Fields(shortPath(msg, s.root)), " ")
+	return sanitize.String(strings.Join(strings.Fields(shortPath(msg, s.root)), " "), 0)
 }
 
 // shortPath writes the project's files relative to its root and the

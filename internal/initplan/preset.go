@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/host"
 	"go.yaml.in/yaml/v3"
 )
@@ -97,17 +98,28 @@ func WritePreset(path string, p config.Preset) error {
 
 // writeSchema writes the configuration's JSON Schema (config.Schema)
 // into dir beside the config file whose first line names it, when it is
-// not there as this atreides would write it.
+// not there as this atreides would write it. The file comes with the
+// repository: a link there (to ~/.bashrc, say) is replaced, never written
+// through, and so is a .atreides that is a link refused (package
+// confined).
 func writeSchema(dir string) error {
 	data, err := config.Schema()
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, config.SchemaFile)
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+	base, rel := confined.Split(filepath.Join(dir, config.SchemaFile), 2)
+	d, err := confined.OpenDir(base, filepath.Dir(rel))
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	defer d.Close()
+	if old, err := d.ReadFile(config.SchemaFile, int64(len(data))+1); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return writeFile(path, data)
+	if err := d.ReplaceFile(config.SchemaFile, data, false); err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	return nil
 }
 
 // writeFile replaces path's content, keeping its mode.

@@ -93,3 +93,34 @@ func TestSkip(t *testing.T) {
 		t.Errorf("ParsePreset(Guard) = %q, %v", p, err)
 	}
 }
+
+// TestWriteSchemaThroughLink: a repository whose .atreides holds a link
+// where the schema goes (to a file of the user's) gets the schema in its
+// place; the link's target is not written.
+func TestWriteSchemaThroughLink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "bashrc")
+	if err := os.WriteFile(victim, []byte("export PATH\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "repo", ".atreides", "config.yaml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(config.SchemaComment+"\npreset: full\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schema := filepath.Join(filepath.Dir(cfg), config.SchemaFile)
+	if err := os.Symlink(victim, schema); err != nil {
+		t.Fatal(err)
+	}
+	if err := WritePreset(cfg, config.PresetStandard); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "export PATH\n" {
+		t.Fatalf("the link's target was written: %.60q", b)
+	}
+	if fi, err := os.Lstat(schema); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("schema: %v %v, want a regular file", fi, err)
+	}
+}

@@ -30,7 +30,7 @@ var ceilings = map[string]int{
 	// on it; the effect model (issue 32) added the 45th, effects().
 	"methods of the largest receiver type":             45,
 	"guard functions of cyclomatic complexity over 30": 1,
-	"guard mean cyclomatic complexity, in hundredths":  606,
+	"guard mean cyclomatic complexity, in hundredths":  603,
 }
 
 // source is one parsed non-test file of the module.

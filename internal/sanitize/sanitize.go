@@ -28,6 +28,18 @@ func String(s string, max int) string {
 	return capLen(s, max)
 }
 
+// Printable is s with its control and format characters escaped as
+// String escapes them, and nothing else changed (no secret is masked, no
+// cap): for text a terminal shows, where an escape sequence in a title
+// an agent wrote (a todo, a task) would drive the user's terminal, set
+// its clipboard or redraw what it shows.
+func Printable(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return escape(s)
+}
+
 // Command is String for shell commands with the CommandMax cap. The
 // last command's result is kept: one event's command is logged by
 // several writers (the session's history, the audit trail), and masking

@@ -81,7 +81,7 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	r.Warning = rules.warning
 
-	if open := todos.Key.Read(c.State.Project).Open(); len(open) > 0 && !compacted {
+	if open := todos.Key.Read(c.State.Project).Shown(c.State.Session.ID); len(open) > 0 && !compacted {
 		var t strings.Builder
 		t.WriteString("Open todos (atreides):\n")
 		writeTodos(&t, c.State.Project, open, maxStartTodos, said)

@@ -15,6 +15,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 func TestRenderStateBudget(t *testing.T) {
@@ -252,4 +253,21 @@ func withAnchors(as []anchors.Anchor) *state.Project {
 	p := &state.Project{}
 	anchors.Key.Of(p).List = as
 	return p
+}
+
+// TestStartTodosOwnAndNotes: the start lists the session's own open
+// todos and a person's notes (on no checklist), not another session's
+// checklist.
+func TestStartTodosOwnAndNotes(t *testing.T) {
+	p := &state.Project{}
+	for _, n := range []todos.New{{Title: "mine", Session: "s"}, {Title: "a note", Session: ""}, {Title: "theirs", Session: "other"}} {
+		if _, err := todos.Add(p, n, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _ := startContext(startCall(t, t.TempDir(), p), func() Options { return testOptions() })
+	ctx := event.JoinEntries(r.Context)
+	if !strings.Contains(ctx, "mine") || !strings.Contains(ctx, "a note") || strings.Contains(ctx, "theirs") {
+		t.Errorf("start context:\n%s", ctx)
+	}
 }

@@ -503,10 +503,13 @@ func (w *Walk) call(ce *syntax.CallExpr, sc *Scope, depth int, in Feed, redirs [
 	}
 	env := map[string]Word{}
 	for _, as := range ce.Assigns {
-		if as.Name == nil || as.Value == nil {
+		if as.Name == nil || as.Array != nil {
 			continue
 		}
-		v := w.Expand.word(as.Value, sc, depth)
+		var v Word // NAME= cmd: the command gets NAME set and empty
+		if as.Value != nil {
+			v = w.Expand.word(as.Value, sc, depth)
+		}
 		env[as.Name.Value] = v
 		w.Judge.Assigned(as.Name.Value, v, sc, depth)
 	}

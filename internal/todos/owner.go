@@ -39,3 +39,17 @@ func (g *Todos) Finished(session string) int {
 	}
 	return n
 }
+
+// Shown returns the open todos a session's agent is told of at its
+// start: its own and those on no session's checklist (a person's notes),
+// in id order. Another session's checklist is that session's work: its
+// agent is on it, and telling this one would only invite doing it twice.
+func (g *Todos) Shown(session string) []Todo {
+	var out []Todo
+	for _, t := range g.List {
+		if t.Open() && (t.Session == "" || t.Owned(session)) {
+			out = append(out, t)
+		}
+	}
+	return out
+}

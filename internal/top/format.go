@@ -5,28 +5,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// shortID is the start of a session id, enough to tell sessions apart
-// on a screen (the ids are UUIDs or long host-made strings).
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
 
 // cell is s cut to w-1 columns and padded to w, its line breaks and tabs made
 // spaces so a row stays a row (its own spacing kept: a cell may be a
 // row's cells).
 func cell(s string, w int) string {
-	s = strings.Map(func(r rune) rune {
+	s = sanitize.Printable(strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
 			return ' '
 		}
 		return r
-	}, s)
+	}, s))
 	// One column stays blank, so that a cut cell never runs into the next.
 	if ansi.StringWidth(s) > w-1 {
 		s = ansi.Truncate(s, max(1, w-1), "…")
@@ -35,9 +27,10 @@ func cell(s string, w int) string {
 }
 
 // oneLine folds a multi-line text (a command with a heredoc) onto one
-// line, so a row stays a row.
+// line, so a row stays a row, its other control characters escaped: the
+// text is data (a title an agent wrote), never a command to the terminal.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return sanitize.Printable(strings.Join(strings.Fields(s), " "))
 }
 
 // age is how long ago t was, in the largest whole unit: 3s, 4m, 2h, 5d.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 )
 
@@ -121,7 +122,7 @@ func (m Model) sessionRow(s view.ProjectSession, selected bool) string {
 		task = fmt.Sprintf("#%d %s", s.Task, s.TaskTitle)
 	}
 	c := s.Counters
-	line := m.projectCell(s.Project) + cell(shortID(s.ID), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s.SessionRow), 7) +
+	line := m.projectCell(s.Project) + cell(state.ShortID(s.ID, 0), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s.SessionRow), 7) +
 		cell(age(m.data.Taken, s.Updated), 5) + cell(fmt.Sprint(c.ToolCalls), 6) + cell(fmt.Sprint(c.Denied), 5) +
 		cell(fmt.Sprint(c.Asked), 4) + cell(fmt.Sprint(s.OpenTodos), 5) + cell(fmt.Sprint(s.Background), 3) + oneLine(task)
 	if selected {
@@ -154,7 +155,7 @@ func (m Model) decisionRow(r audit.Row, cw int) string {
 	if r.Rule != "" {
 		rule = "  " + m.paint("2", r.Rule)
 	}
-	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), cw) + m.projectCell(m.rootOf(r.Session)) + cell(shortID(r.Session), 9) +
+	return "  " + cell(clock(m.data.Taken, r.Time, m.loc), cw) + m.projectCell(m.rootOf(r.Session)) + cell(state.ShortID(r.Session, 0), 9) +
 		m.paint(verdictColor(verdict), cell(verdict, 6)) + cell(tool, 13) + oneLine(what) + rule
 }
 
@@ -172,7 +173,7 @@ func (m Model) background(session string) []view.BgTask {
 
 // bgRow is one background task's line.
 func (m Model) bgRow(t view.BgTask) string {
-	return "  " + cell(t.ID, 12) + cell(shortID(t.Parent), 9) + cell(t.Status, 9) + cell(t.Agent, 14) +
+	return "  " + cell(t.ID, 12) + cell(state.ShortID(t.Parent, 0), 9) + cell(t.Status, 9) + cell(t.Agent, 14) +
 		cell(t.Runtime, 8) + strings.TrimSpace(oneLine(t.Description))
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 )
 
@@ -41,7 +42,7 @@ func (m Model) items() []view.Item {
 func (m Model) sessionLines() []string {
 	s, ok := m.row()
 	if !ok {
-		return []string{m.header(), m.status(), m.paint("2", "  the session "+shortID(m.selected)+" is gone (esc: back)")}
+		return []string{m.header(), m.status(), m.paint("2", "  the session "+state.ShortID(m.selected, 0)+" is gone (esc: back)")}
 	}
 	c := s.Counters
 	lines := []string{m.header(), m.status(),

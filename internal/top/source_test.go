@@ -62,3 +62,15 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestCellsEscapeControls: text from the state (a todo or task title an
+// agent wrote) reaches the user's terminal as text, never as an escape
+// sequence that sets its clipboard or clears its screen.
+func TestCellsEscapeControls(t *testing.T) {
+	evil := "fix\x1b]52;c;aGVsbG8=\x07 it\x1b[2J"
+	for _, got := range []string{cell(evil, 60), oneLine(evil)} {
+		if strings.ContainsAny(got, "\x1b\x07") || !strings.Contains(got, `\x1b`) {
+			t.Errorf("%q", got)
+		}
+	}
+}

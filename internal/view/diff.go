@@ -107,10 +107,37 @@ func worktreeDiff(d Diff, r *LedgerRecord, root string, git func(...string) (str
 	if err != nil {
 		return why(d, "git diff failed: "+err.Error())
 	}
-	d.Diff, d.To = &text, worktree
 	before, err := git("cat-file", "blob", r.Revision+":./"+d.Path)
+	if text == "" && err != nil {
+		// A file the change created and nobody has added yet: git diff
+		// compares tracked files only, and would show nothing.
+		text = newFileDiff(d.Path, data)
+	}
+	d.Diff, d.To = &text, worktree
 	d.Exact = err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before || err != nil && r.Before == ""
 	return d
+}
+
+// newFileDiff is the unified diff that creates path with data, as git
+// shows an added file.
+func newFileDiff(path string, data []byte) string {
+	if len(data) == 0 {
+		return ""
+	}
+	text := string(data)
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", path, len(lines))
+	for _, l := range lines {
+		b.WriteString("+" + l)
+	}
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteString("\n\\ No newline at end of file\n")
+	}
+	return b.String()
 }
 
 func why(d Diff, s string) Diff {

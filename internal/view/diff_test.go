@@ -118,3 +118,23 @@ func TestLedgerDiffUncommitted(t *testing.T) {
 		t.Fatalf("after another change = %+v", d)
 	}
 }
+
+// TestLedgerDiffNewFile: a file the change created and nobody added yet
+// (git diff compares tracked files only) still shows its lines.
+func TestLedgerDiffNewFile(t *testing.T) {
+	dir, run := gitRepo(t)
+	rev := commitFile(t, dir, run, "README", "readme\n")
+	const v1 = "package auth\n\nfunc Login() {}"
+	if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src/login.go"), []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &view.LedgerRecord{Revision: rev, After: trace.Sum([]byte(v1)), Files: []view.LedgerFile{{Path: "src/login.go"}}}
+	d := view.LedgerDiff(context.Background(), dir, rec)
+	want := "--- /dev/null\n+++ b/src/login.go\n@@ -0,0 +1,3 @@\n+package auth\n+\n+func Login() {}\n\\ No newline at end of file\n"
+	if d.Diff == nil || *d.Diff != want || d.To != "working tree" || !d.Exact {
+		t.Fatalf("new file's diff = %+v", d)
+	}
+}

@@ -17,7 +17,13 @@ func (b *spanSet) nest() {
 		if sp.Kind == SpanPrompt {
 			continue
 		}
-		if p := b.parentOf(sp); p != nil && p != sp {
+		p := b.parentOf(sp)
+		if p != nil && b.descends(p, sp) {
+			// Recorded parents that make a cycle (a damaged record):
+			// the prompt it followed, so every walk up ends.
+			p = b.promptAt(sp.Start)
+		}
+		if p != nil && p != sp {
 			b.parent[sp] = p
 			sp.Parent = p.ID
 			if p.Kind == SpanDelegation && sp.Agent == "" && sp.Kind != SpanDelegation {
@@ -42,6 +48,17 @@ func (b *spanSet) nest() {
 		}
 		p.DurationMS = durationBetween(p.Start, p.End)
 	}
+}
+
+// descends reports whether p is sp or one of its descendants, by the
+// parents given so far.
+func (b *spanSet) descends(p, sp *Span) bool {
+	for ; p != nil; p = b.parent[p] {
+		if p == sp {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *spanSet) parentOf(sp *Span) *Span {

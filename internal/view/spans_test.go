@@ -142,3 +142,31 @@ func TestConfigChange(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildTraceParentCycle: delegations whose recorded parents make a
+// cycle (each started while the other's delegation call ran: a damaged
+// or odd record) still give a trace, every span once, instead of a
+// walk up the parents that never ends.
+func TestBuildTraceParentCycle(t *testing.T) {
+	sess := &state.Session{ID: "s"}
+	*subagents.Key.Of(sess) = subagents.State{Agents: []subagents.Delegation{
+		{ID: "x", Type: "explorer", Parent: "y", Started: sec(10), Stopped: sec(40)},
+		{ID: "y", Type: "reviewer", Parent: "x", Started: sec(12), Stopped: sec(40)},
+		{ID: "z", Type: "self", Parent: "z", Started: sec(14), Stopped: sec(40)},
+	}}
+	h := history.Key.Of(sess)
+	h.Add(history.ToolCall{Time: sec(11), ID: "cy", Tool: "delegate", Raw: "Agent", Agent: "y", Outcome: "pending"})
+	h.Add(history.ToolCall{Time: sec(11), ID: "cx", Tool: "delegate", Raw: "Agent", Agent: "x", Outcome: "pending"})
+	h.Add(history.ToolCall{Time: sec(13), ID: "cz", Tool: "delegate", Raw: "Agent", Agent: "z", Outcome: "pending"})
+	recs := []audit.Record{rec(1, "user_prompt", func(r *audit.Record) { r.Prompt = "go" })}
+	done := make(chan *Trace, 1)
+	go func() { done <- BuildTrace(recs, sess, nil, SpanFilter{}) }()
+	select {
+	case tr := <-done:
+		if n := len(tr.Spans); n != 7 {
+			t.Errorf("%d spans, want 7 (a prompt, three delegations, three calls)", n)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("BuildTrace did not return: a cycle of parents")
+	}
+}

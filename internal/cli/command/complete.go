@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/spf13/cobra"
 )
 
@@ -43,10 +44,10 @@ func SessionCompletions(io *IO) []string {
 	for i, r := range refs {
 		ids[i] = r.ID
 	}
-	n := ShortLen(ids)
+	n := state.ShortLen(ids)
 	out := make([]string, 0, len(refs))
 	for _, r := range refs {
-		out = append(out, fmt.Sprintf("%s\t%s, last event %s", ShortID(r.ID, n), r.Host, r.Updated.Local().Format(time.DateTime)))
+		out = append(out, fmt.Sprintf("%s\t%s, last event %s", state.ShortID(r.ID, n), r.Host, r.Updated.Local().Format(time.DateTime)))
 	}
 	return out
 }

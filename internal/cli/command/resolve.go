@@ -1,7 +1,6 @@
 package command
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -19,60 +18,25 @@ import (
 
 // Ids are taken as gh and git take hashes: the whole id, or any prefix of
 // it that only one id has, such as the short ids the lists show
-// (ShortID). One resolver for every command that takes an id, so that
+// (view.ShortID). One resolver for every command that takes an id, so that
 // they all answer alike.
 
-// shortLen is how much of an id the lists show: enough to tell a
-// project's sessions apart, short enough for a table's column.
-const shortLen = 8
-
-// ShortID is the start of an id as lists show it, n characters long (0:
-// the usual length, ShortLen's least); a command that takes the id takes
-// this start too (ResolveID).
-func ShortID(id string, n int) string {
-	n = cmp.Or(n, shortLen)
-	if len(id) > n {
-		return id[:n]
-	}
-	return id
-}
-
-// ShortLen is the length at which ids are shown short: shortLen, or more
-// where two of them share their first shortLen characters, so that every
-// short id a list shows names one id.
-func ShortLen(ids []string) int {
-	n := shortLen
-	sorted := slices.Sorted(slices.Values(ids))
-	for i := 1; i < len(sorted); i++ {
-		a, b := sorted[i-1], sorted[i]
-		if a == b {
-			continue
-		}
-		c := 0
-		for c < len(a) && c < len(b) && a[c] == b[c] {
-			c++
-		}
-		n = max(n, c+1)
-	}
-	return n
-}
-
-// SessionShortLen is ShortLen of the sessions of the project at root, for
+// SessionShortLen is view.ShortLen of the sessions of the project at root, for
 // a table on a terminal; piped, ids are whole and nothing is read.
 func SessionShortLen(io *IO, root string) int {
 	if !IsTTY(io) {
-		return shortLen
+		return state.ShortIDLen
 	}
 	ids, _ := SessionIDs(context.Background(), root) // none read: the usual length
-	return ShortLen(ids)
+	return state.ShortLen(ids)
 }
 
 // IDCell is an id as a table shows it: its first n characters on a
-// terminal (ShortID), where every command that takes it takes that start
+// terminal (view.ShortID), where every command that takes it takes that start
 // too; whole when piped, so a script gets what it can match exactly.
 func IDCell(io *IO, id string, n int) string {
 	if IsTTY(io) {
-		return ShortID(id, n)
+		return state.ShortID(id, n)
 	}
 	return id
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 func TestResolveID(t *testing.T) {
@@ -60,13 +62,13 @@ func TestShortLen(t *testing.T) {
 		{[]string{"ab12cd34x", "ab12cd34y"}, 9},
 		{[]string{"s1", "s10"}, 8},
 	} {
-		n := ShortLen(tc.ids)
+		n := state.ShortLen(tc.ids)
 		if n != tc.want {
 			t.Errorf("ShortLen(%q) = %d, want %d", tc.ids, n, tc.want)
 		}
 		seen := map[string]bool{}
 		for _, id := range tc.ids {
-			short := ShortID(id, n)
+			short := state.ShortID(id, n)
 			if got, err := ResolveID("session", short, tc.ids); err != nil || got != id {
 				t.Errorf("%q, shown %q, resolves to %q, %v", id, short, got, err)
 			}

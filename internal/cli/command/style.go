@@ -72,12 +72,9 @@ func (s Style) Verdict(v string) string {
 // (audit.CallVerdict, the trail's reading).
 func CallVerdict(verdict string) string { return audit.CallVerdict(verdict) }
 
-// OneLine is s on one line, cut to n characters with an ellipsis, for a
-// table cell or a list item.
+// OneLine is s on one line, its control characters escaped, cut to n
+// terminal columns with an ellipsis, for a table cell or a list item
+// (flatten and Truncate, as a table's cells).
 func OneLine(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return Truncate(flatten(s), n)
 }

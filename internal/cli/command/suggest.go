@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -28,7 +29,7 @@ func Closest(name string, candidates []string) []string {
 	}
 	var found []scored
 	for _, c := range candidates {
-		d := Distance(strings.ToLower(name), strings.ToLower(c))
+		d := config.Distance(strings.ToLower(name), strings.ToLower(c))
 		if d <= maxTypo || (len(name) >= 3 && strings.HasPrefix(c, name)) {
 			found = append(found, scored{c, d})
 		}
@@ -39,28 +40,6 @@ func Closest(name string, candidates []string) []string {
 		out[i] = f.s
 	}
 	return out
-}
-
-// Distance is the Levenshtein distance between a and b, in bytes (flag
-// names are ASCII).
-func Distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // FlagError is the usage error for a flag cmd could not parse, with the

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/atreides-dev/atreides/internal/sanitize"
 	"golang.org/x/term"
 )
 
@@ -237,7 +237,7 @@ func (t *Table) line(row []cell, widths []int) string {
 		}
 		pad := 0
 		if i < last && i < len(widths) {
-			pad = widths[i] - utf8.RuneCountInString(text)
+			pad = widths[i] - Width(text)
 		}
 		if c.paint != nil {
 			text = c.paint(text)
@@ -277,11 +277,11 @@ func (t *Table) fit() []int {
 	}
 	widths := make([]int, n)
 	for i, h := range t.header {
-		widths[i] = utf8.RuneCountInString(h)
+		widths[i] = Width(h)
 	}
 	for _, r := range t.rows {
 		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c.text))
+			widths[i] = max(widths[i], Width(c.text))
 		}
 	}
 	t.dropEmpty(widths)
@@ -352,22 +352,32 @@ func widest(widths []int, only []int) int {
 	return wide
 }
 
-// Truncate cuts s to n characters, the last one an ellipsis when cut.
+// Truncate cuts s to n columns of a terminal (Width), the last one an
+// ellipsis when cut.
 func Truncate(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
+	if Width(s) <= n {
 		return s
 	}
 	if n <= 1 {
 		return "…"[:3*max(n, 0)]
 	}
-	return string([]rune(s)[:n-1]) + "…"
+	w := 0
+	for i, r := range s {
+		if w+runeWidth(r) > n-1 {
+			return s[:i] + "…"
+		}
+		w += runeWidth(r)
+	}
+	return s
 }
 
 // flatten puts a cell on one line: a newline or tab inside a value would
-// break the table's rows or a script's columns.
+// break the table's rows or a script's columns. Any other control
+// character is escaped (sanitize.Printable): a title is data, never a
+// command to the terminal.
 func flatten(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") {
-		return s
+	if strings.ContainsAny(s, "\n\r\t") {
+		s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
 	}
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(s)
+	return sanitize.Printable(s)
 }

@@ -123,3 +123,59 @@ func TestTableDropsEmptyColumnsOnATerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestTableWideCharacters: a title in Chinese or with an emoji takes two
+// columns a character on a terminal; the table counts columns, so its
+// rows fit the terminal and the next column stays in line.
+func TestTableWideCharacters(t *testing.T) {
+	var b strings.Builder
+	tb := NewTable(tableIO(true, 30, false), &b, "title", "status").Flex(0)
+	tb.Row("修复登录处理程序中的密码哈希问题并运行测试", "open")
+	tb.Row("fix 🐛 now", "done")
+	if err := tb.Render(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	col := -1
+	for _, l := range lines {
+		if w := Width(l); w > 30 {
+			t.Errorf("line %q is %d columns, past the terminal's 30", l, w)
+		}
+		i := strings.LastIndex(l, "  ")
+		if c := Width(l[:i+2]); col >= 0 && c != col {
+			t.Errorf("the status column starts at %d in %q, at %d above", c, l, col)
+		} else {
+			col = c
+		}
+	}
+	if Width("修复a") != 5 || Width("e\u0301") != 1 || Truncate("修复登录", 5) != "修复…" {
+		t.Errorf("Width or Truncate: %d %d %q", Width("修复a"), Width("e\u0301"), Truncate("修复登录", 5))
+	}
+}
+
+// TestTableEscapesControls: a cell's escape sequence (a todo title an
+// agent wrote) reaches the terminal as text, never as a command to it.
+func TestTableEscapesControls(t *testing.T) {
+	for _, tty := range []bool{true, false} {
+		var b strings.Builder
+		tb := NewTable(tableIO(tty, 80, false), &b, "title")
+		tb.Row("fix\x1b]52;c;aGVsbG8=\x07 it\x1b[2J")
+		if err := tb.Render(); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\x07") || !strings.Contains(b.String(), `fix\x1b]52;c;aGVsbG8=\x07 it`) {
+			t.Errorf("terminal %v: %q", tty, b.String())
+		}
+	}
+}
+
+// TestOneLineEscapesAndFits: the lines status -v and the lists print
+// escape control characters and cut at terminal columns, as cells do.
+func TestOneLineEscapesAndFits(t *testing.T) {
+	if got := OneLine("a\x1b[2Jb\nc", 80); got != `a\x1b[2Jb c` {
+		t.Errorf("OneLine escaped %q", got)
+	}
+	if got := OneLine("修复登录处理程序", 7); Width(got) > 7 || got != "修复登…" {
+		t.Errorf("OneLine cut %q (%d columns)", got, Width(got))
+	}
+}

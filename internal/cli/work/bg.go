@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,13 @@ func bgIDs(views []view.BgTask, args []string) ([]string, error) {
 		if _, err := strconv.Atoi(strings.TrimPrefix(a, "#")); err == nil {
 			a = bgPrefix + strings.TrimPrefix(a, "#")
 		}
-		id, err := command.ResolveID("background task", a, ids)
+		candidates := ids
+		if _, err := strconv.Atoi(strings.TrimPrefix(a, bgPrefix)); err == nil && !slices.Contains(ids, a) {
+			// A number names one task: 1 is not the start of bg-12,
+			// whose number is 12 (bg cancel 1 must not cancel it).
+			candidates = nil
+		}
+		id, err := command.ResolveID("background task", a, candidates)
 		if errors.Is(err, command.ErrNoMatch) {
 			return nil, fmt.Errorf("no background task %s", a)
 		} else if err != nil {

@@ -12,13 +12,15 @@ import (
 // bg show and cancel take an id, its number or the start of an id; an
 // ambiguous start is a usage error naming the matches.
 func TestBgIDs(t *testing.T) {
-	views := []view.BgTask{{ID: "bg-1"}, {ID: "bg-12"}, {ID: "bg-13"}, {ID: "bg-2"}}
+	views := []view.BgTask{{ID: "bg-1"}, {ID: "bg-12"}, {ID: "bg-13"}, {ID: "bg-2"}, {ID: "bg-31"}}
 	for _, tc := range []struct {
 		arg, want, err string
 	}{
 		{"bg-1", "bg-1", ""}, {"1", "bg-1", ""}, {"#2", "bg-2", ""}, {"bg-2", "bg-2", ""},
 		{"bg-12", "bg-12", ""}, {"bg-1", "bg-1", ""},
 		{"bg-9", "", "no background task bg-9"},
+		// A number is one task's, never the start of a longer one's.
+		{"3", "", "no background task bg-3"}, {"bg-3", "", "no background task bg-3"},
 	} {
 		got, err := bgIDs(views, []string{tc.arg})
 		switch {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -96,7 +97,7 @@ func printStatusCompact(io *command.IO, doc *view.Status, now time.Time) error {
 	for i, s := range doc.Sessions {
 		ids[i] = s.ID
 	}
-	n := command.ShortLen(ids)
+	n := state.ShortLen(ids)
 	for i := range doc.Sessions {
 		s := &doc.Sessions[i]
 		state := "active"

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -137,7 +138,7 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 		if paint := todoPaint(st, t.Status); paint != nil {
 			mark = paint(mark)
 		}
-		fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), t.Title, st.Dim("("+todoDetails(t)+")"))
+		fmt.Fprintf(io.Out, "%s%s%s %s %s %s\n", indent, strings.Repeat("  ", depth), mark, st.Bold(fmt.Sprintf("#%d", t.ID)), command.OneLine(t.Title, 200), st.Dim("("+todoDetails(t)+")"))
 	})
 }
 
@@ -146,7 +147,7 @@ func printTodoTreeIndent(io *command.IO, list []view.Todo, indent string) {
 func todoDetails(t view.Todo) string {
 	d := t.Details()
 	if t.Session != "" {
-		d += ", session " + command.ShortID(t.Session, 0)
+		d += ", session " + state.ShortID(t.Session, 0)
 	}
 	return d
 }
