@@ -67,11 +67,11 @@ const newConfigHead = config.SchemaComment + "\n# atreides configuration: 'atrei
 // for byte: the key's value is replaced in place, or the key appended. A
 // file that already says so is not written.
 func WritePreset(path string, p config.Preset) error {
-	data, err := os.ReadFile(path)
+	// The file and .atreides come with the repository: a link there (to
+	// ~/.bashrc, say) is refused, never read or written through.
+	base, rel := confined.Split(path, 2)
+	data, err := confined.ReadFile(base, rel, maxConfig)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return fmt.Errorf("init: %w", err)
-		}
 		if err := writeFile(path, []byte(newConfigHead+"preset: "+string(p)+"\n")); err != nil {
 			return err
 		}
@@ -122,13 +122,31 @@ func writeSchema(dir string) error {
 	return nil
 }
 
-// writeFile replaces path's content, keeping its mode.
+// maxConfig bounds the configuration file init reads.
+const maxConfig = 1 << 20
+
+// writeFile replaces the content of path, the project's configuration
+// file, keeping its mode; it creates .atreides when missing. Neither is
+// followed when a link (package confined).
 func writeFile(path string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
+	base, rel := confined.Split(path, 2)
+	if err := os.MkdirAll(base, 0o755); err != nil { // the root is the user's (a preview's scratch root may be new)
+		return fmt.Errorf("init: %w", err)
 	}
-	if err := os.WriteFile(path, data, mode); err != nil {
+	d, err := confined.MkdirAll(base, filepath.Dir(rel), 0o755)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	defer d.Close()
+	f, err := d.OpenFile(filepath.Base(rel), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("init: %w", err)
 	}
 	return nil

@@ -124,3 +124,47 @@ func TestWriteSchemaThroughLink(t *testing.T) {
 		t.Fatalf("schema: %v %v, want a regular file", fi, err)
 	}
 }
+
+// TestWritePresetThroughLink: a repository's .atreides/config.yaml, or
+// its .atreides, that is a link is refused: init neither reads nor writes
+// through it, and the link's target is left as it was.
+func TestWritePresetThroughLink(t *testing.T) {
+	for _, link := range []string{"config.yaml", ".atreides"} {
+		t.Run(link, func(t *testing.T) {
+			dir := t.TempDir()
+			victim := filepath.Join(dir, "victim")
+			if err := os.MkdirAll(victim, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			bashrc := filepath.Join(victim, "config.yaml")
+			if err := os.WriteFile(bashrc, []byte("keep: this\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := filepath.Join(dir, "repo", ".atreides", "config.yaml")
+			if link == "config.yaml" {
+				if err := os.MkdirAll(filepath.Dir(cfg), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(bashrc, cfg); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err := os.MkdirAll(filepath.Join(dir, "repo"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(victim, filepath.Dir(cfg)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := WritePreset(cfg, config.PresetStandard); err == nil {
+				t.Error("init wrote through a link, want it refused")
+			}
+			if b, _ := os.ReadFile(bashrc); string(b) != "keep: this\n" {
+				t.Fatalf("the link's target was changed: %.60q", b)
+			}
+			if _, err := os.Stat(filepath.Join(victim, config.SchemaFile)); err == nil {
+				t.Error("the schema was written through the link")
+			}
+		})
+	}
+}
