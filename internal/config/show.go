@@ -27,7 +27,7 @@ func (c *Config) Show(w io.Writer, format string) error {
 		var buf bytes.Buffer
 		enc := yaml.NewEncoder(&buf)
 		enc.SetIndent(2)
-		if err := enc.Encode(yamlNode(c.tree())); err != nil {
+		if err := enc.Encode(yamlNode(redacted(c.tree(), ""))); err != nil {
 			return fmt.Errorf("config: encoding YAML: %w", err)
 		}
 		if err := enc.Close(); err != nil {
@@ -38,7 +38,7 @@ func (c *Config) Show(w io.Writer, format string) error {
 	case "json":
 		var b bytes.Buffer
 		b.WriteString(`{"config":`)
-		writeJSON(&b, c.tree())
+		writeJSON(&b, redacted(c.tree(), ""))
 		b.WriteString(`,"sources":{`)
 		first := true
 		walkLeaves(c.tree(), "", func(key string, v *value) {
