@@ -87,7 +87,7 @@ func New(root string, ev *event.Event, d *event.Decision, start time.Time, took 
 		Event:     string(ev.Kind),
 		HostEvent: sanitize.String(ev.HostEvent, maxText),
 		Tool:      sanitize.String(ev.Tool.Raw, maxText),
-		Verdict:   d.Verdict.String(),
+		Verdict:   audit.VerdictOf(string(ev.Kind), d.Verdict.String()), // as the audit trail says it
 		Rule:      sanitize.String(d.Rule, maxText),
 		Block:     d.Block,
 		AgentID:   sanitize.String(ev.AgentID, maxText),

@@ -173,8 +173,8 @@ func scenarioObfuscated(t *testing.T, kit hookKit) {
 
 // TestClaudeProjectPolicy: a rule in the project's .atreides/config.yaml
 // blocks a command the built-in policy allows (a recursive delete inside
-// the project), and a config file that cannot be read blocks tool calls
-// instead of letting them through.
+// the project), and a config file that cannot be read leaves the built-in
+// policy in force: harmless calls run, what it denies stays denied.
 func TestClaudeProjectPolicy(t *testing.T) {
 	requireAtreides(t)
 	t.Run("RuleDenies", func(t *testing.T) {
@@ -190,18 +190,26 @@ func TestClaudeProjectPolicy(t *testing.T) {
 		p.assertBlocked(fa.ToolID("main", 0, 0), "the victim directory is kept for the test")
 		p.assertExists("victim/precious.txt")
 	})
-	t.Run("BrokenConfigFailsClosed", func(t *testing.T) {
+	t.Run("BrokenConfigFallsBackToDefaults", func(t *testing.T) {
 		t.Parallel()
 		p := NewProject(t, fa.Script{Steps: []fa.Step{
-			fa.Call(fa.Bash("touch should-not-exist")),
-			fa.Text("Could not run it."),
+			fa.Call(fa.Bash("touch harmless")),
+			fa.Call(fa.Bash("git reset --hard")),
+			fa.Text("Done what I could."),
 		}})
 		p.WriteFile(".atreides/config.yaml", "guard:\n  enabled: maybe\n", 0o644)
 		p.InstallAtreides()
-		p.RunClaude("touch a file", RunOpts{})
-		p.assertBlocked(fa.ToolID("main", 0, 0), "config.yaml:2")
-		if p.Exists("should-not-exist") {
-			t.Error("the command ran although the policy could not be loaded")
+		p.RunClaude("touch a file, then reset", RunOpts{})
+		// A broken file blocks nothing harmless: the built-in policy
+		// (tightened by what could be read) is in force meanwhile.
+		p.assertExists("harmless")
+		p.assertBlocked(fa.ToolID("main", 1, 0), "git.reset-hard")
+		// The model hears of it in one line, naming the file and line,
+		// once in the session.
+		main := p.Fake.RequestsOf(fa.KindMain)
+		last := main[len(main)-1]
+		if n := last.CountMessagesContaining("config.yaml:2"); n != 1 {
+			t.Errorf("the model was told of the broken configuration in %d messages, want 1", n)
 		}
 	})
 }

@@ -247,7 +247,7 @@ func codexStopTodos(t *testing.T) {
 	if len(main) != 3 {
 		t.Fatalf("got %d model requests, want 3 (the todo added, then Stop blocks exactly once)", len(main))
 	}
-	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+" (task, session ") {
+	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+"\ttask, session ") {
 		t.Errorf("the agent's todo is not on its session's checklist:\n%s", out)
 	}
 	prompts := main[2].MessagesContaining("user", "<hook_prompt")

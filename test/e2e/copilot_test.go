@@ -244,7 +244,7 @@ func copilotStopTodos(t *testing.T) {
 	if len(main) != 3 {
 		t.Fatalf("got %d model requests, want 3 (the todo added, one more turn, then the end)", len(main))
 	}
-	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+" (task, session ") {
+	if out := p.Atreides("todo", "list"); !strings.Contains(out, todo+"\ttask, session ") {
 		t.Errorf("the agent's todo is not on its session's checklist:\n%s", out)
 	}
 	if last := main[2].LastUserText(); !strings.Contains(last, todo) || !strings.Contains(last, "still open") {
