@@ -364,6 +364,9 @@ func TestRotationKeepsTheNewest(t *testing.T) {
 			t.Fatal(err)
 		}
 		size += fi.Size()
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s: mode %v: the trail (commands, the prompts' first words) is readable by others", n, fi.Mode().Perm())
+		}
 	}
 	if size > limit+Segments*checkEvery || size < limit*(Segments-2)/Segments {
 		t.Errorf("trail holds %d bytes for a limit of %d", size, limit)

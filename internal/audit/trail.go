@@ -92,9 +92,13 @@ func (t *Trail) AppendLine(line []byte) error {
 	return nil
 }
 
+// trailPerm is a new trail file's mode: the user's alone, as the trail
+// holds the commands the agent ran and the first words of each prompt.
+const trailPerm = 0o600
+
 func (t *Trail) openAppend() (*os.File, error) {
 	const flag = os.O_WRONLY | os.O_APPEND | os.O_CREATE
-	if f, err := t.openCurrent(flag, 0o644); f != nil || err != nil {
+	if f, err := t.openCurrent(flag, trailPerm); f != nil || err != nil {
 		return f, err
 	}
 	// The state directory is made by the store before any decision; this
@@ -104,7 +108,7 @@ func (t *Trail) openAppend() (*os.File, error) {
 		return nil, err
 	}
 	defer d.Close()
-	return d.OpenFile(t.currentName, flag, 0o644)
+	return d.OpenFile(t.currentName, flag, trailPerm)
 }
 
 // openCurrent opens the current file with the flags of [os.OpenFile]; nil,
