@@ -381,3 +381,19 @@ func flatten(s string) string {
 	}
 	return sanitize.Printable(s)
 }
+
+// Text is text an agent may have written (a title, a description, a
+// plan's path) made safe for the terminal, outside a table: its lines and
+// tabs kept, every other control character escaped (sanitize.Printable),
+// so that an escape sequence in it never drives the user's terminal.
+func Text(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		fields := strings.Split(l, "\t")
+		for j, f := range fields {
+			fields[j] = sanitize.Printable(f)
+		}
+		lines[i] = strings.Join(fields, "\t")
+	}
+	return strings.Join(lines, "\n")
+}

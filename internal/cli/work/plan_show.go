@@ -92,7 +92,7 @@ func printPlan(io *command.IO, v planJSON) {
 	if v.Approved {
 		approval = "approved"
 	}
-	fmt.Fprintf(io.Out, "task %d: %s\nplan version %d: %s, %s\n", v.Task, v.Title, v.Version, v.Path, approval)
+	fmt.Fprintf(io.Out, "task %d: %s\nplan version %d: %s, %s\n", v.Task, command.Text(v.Title), v.Version, command.Text(v.Path), approval)
 	if len(v.Phases) == 0 {
 		fmt.Fprintln(io.Out, "no phases yet (\"## Phase 1: title [NOT STARTED]\" headings)")
 		return
@@ -102,7 +102,7 @@ func printPlan(io *command.IO, v planJSON) {
 		if ph.Number == v.Current {
 			cur = "> "
 		}
-		fmt.Fprintf(io.Out, "%s%d. %s %s\n", cur, ph.Number, tasks.Marker(ph.Status), ph.Title)
+		fmt.Fprintf(io.Out, "%s%d. %s %s\n", cur, ph.Number, tasks.Marker(ph.Status), command.Text(ph.Title))
 		if ph.Verify != "" {
 			fmt.Fprintf(io.Out, "     verify: %s\n", ph.Verify)
 		}

@@ -78,10 +78,10 @@ func taskDetail(b *taskboard.Tasks, t *taskboard.Task) view.TaskDetail {
 
 func printTaskDetail(io *command.IO, v view.TaskDetail) {
 	st := command.StyleOf(io)
-	fmt.Fprintf(io.Out, "%s %s %s\n", st.Bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), st.Bold(v.Title))
+	fmt.Fprintf(io.Out, "%s %s %s\n", st.Bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), st.Bold(command.Text(v.Title)))
 	field := func(name, value string) {
 		if value != "" {
-			fmt.Fprintf(io.Out, "  %-11s %s\n", name+":", value)
+			fmt.Fprintf(io.Out, "  %-11s %s\n", name+":", command.Text(value))
 		}
 	}
 	field("reason", v.Reason)
@@ -108,7 +108,7 @@ func printTaskDetail(io *command.IO, v view.TaskDetail) {
 		field("errors", strings.Trim(fmt.Sprint(v.Errors), "[]"))
 	}
 	if v.Description != "" {
-		fmt.Fprintf(io.Out, "\n%s\n", v.Description)
+		fmt.Fprintf(io.Out, "\n%s\n", command.Text(v.Description))
 	}
 	refs := func(title string, rs []view.TaskRef) {
 		if len(rs) == 0 {
@@ -116,7 +116,7 @@ func printTaskDetail(io *command.IO, v view.TaskDetail) {
 		}
 		fmt.Fprintf(io.Out, "\n%s:\n", title)
 		for _, r := range rs {
-			fmt.Fprintf(io.Out, "  #%d %s %s\n", r.Number, paintMarker(st, r.Status), r.Title)
+			fmt.Fprintf(io.Out, "  #%d %s %s\n", r.Number, paintMarker(st, r.Status), command.Text(r.Title))
 		}
 	}
 	refs("waits for", v.Dependencies)
@@ -127,7 +127,7 @@ func printTaskDetail(io *command.IO, v view.TaskDetail) {
 		}
 		fmt.Fprintf(io.Out, "\n%s:\n", title)
 		for _, p := range ps {
-			fmt.Fprintf(io.Out, "  %s\n", p)
+			fmt.Fprintf(io.Out, "  %s\n", command.Text(p))
 		}
 	}
 	paths("research", v.Research)
