@@ -120,15 +120,15 @@ func (o *logOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	if err := o.resolveSession(root, &f); err != nil {
-		return err
-	}
 	var t audit.Reader = audit.New(project.StateDir(root), nil)
 	poll := 250 * time.Millisecond
 	if !o.local && command.HasState(root) {
 		if sh, ok := audit.Of(fleet.Open(root)).(*audit.Shared); ok {
 			t, poll = sh, time.Second // a poll is a connection and a transaction
 		}
+	}
+	if err := o.resolveSession(root, t, &f); err != nil {
+		return err
 	}
 	if o.stats {
 		return o.printStats(io, t, f)
@@ -143,8 +143,10 @@ func (o *logOptions) run(io *command.IO) error {
 // resolveSession turns --session into the id of the one recorded session
 // it starts (command.ResolveID). A prefix no recorded session has may
 // still name one whose record was pruned while its trail is kept: the
-// trail is then filtered by the prefix itself.
-func (o *logOptions) resolveSession(root string, f *audit.Filter) error {
+// trail is then filtered by the prefix itself. And a whole id the trail
+// holds is that session, though a recorded one's id starts with it (s1,
+// pruned, beside s10).
+func (o *logOptions) resolveSession(root string, t audit.Reader, f *audit.Filter) error {
 	if o.session == "" {
 		return nil
 	}
@@ -155,9 +157,18 @@ func (o *logOptions) resolveSession(root string, f *audit.Filter) error {
 		return nil
 	case err != nil:
 		return err
+	case id != o.session && inTrail(t, o.session):
+		return nil
 	}
 	f.Session = id
 	return nil
+}
+
+// inTrail reports whether the trail holds a record of the session id.
+func inTrail(t audit.Reader, id string) bool {
+	found := errors.New("found")
+	_, err := t.Read(audit.Filter{Session: id}, func([]byte) error { return found })
+	return errors.Is(err, found)
 }
 
 // runFollow prints records as they are written, until interrupted.
