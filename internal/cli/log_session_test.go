@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
-	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/hook"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
