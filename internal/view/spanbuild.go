@@ -80,16 +80,35 @@ func (b *spanSet) pre(r *audit.Record, at time.Time) {
 	if r.Verdict == event.Deny.String() {
 		sp.Outcome, sp.DurationMS = OutcomeBlocked, 0
 	}
-	if r.Call != "" {
+	switch {
+	case r.Call != "":
 		b.byCall[r.Call] = sp
+	case sp.Outcome == OutcomePending:
+		b.open = append(b.open, sp)
 	}
+}
+
+// openFor takes the oldest call without a tool-use id that the post
+// record r closes: the same agent, tool and target.
+func (b *spanSet) openFor(r *audit.Record) *Span {
+	target := ToolTarget(r)
+	for i, sp := range b.open {
+		if sp.Agent == r.Agent && sp.Tool == r.Tool && sp.Target == target {
+			b.open = append(b.open[:i], b.open[i+1:]...)
+			return sp
+		}
+	}
+	return nil
 }
 
 // post closes the call's span, or opens one closed for a call the trail
 // has no pre record of.
 func (b *spanSet) post(r *audit.Record, at time.Time) {
 	sp := b.byCall[r.Call]
-	if sp == nil || r.Call == "" {
+	if r.Call == "" {
+		sp = b.openFor(r)
+	}
+	if sp == nil {
 		sp = b.add(&Span{ID: b.toolID(), Kind: SpanTool, Title: toolTitle(r), Start: at, Call: r.Call,
 			Tool: r.Tool, Target: ToolTarget(r), Agent: r.Agent, DurationMS: -1})
 		if r.Call != "" {

@@ -151,8 +151,12 @@ func (sp *Span) Failed() bool { return sp.Kind == SpanTool && sp.Outcome == Outc
 
 // spanSet is a trace being built.
 type spanSet struct {
-	spans       []*Span
-	byCall      map[string]*Span
+	spans  []*Span
+	byCall map[string]*Span
+	// open are the calls of hosts that send no tool-use id, still waiting
+	// for their post event, oldest first: one pairs with the first open
+	// call of the same agent, tool and target.
+	open        []*Span
 	prompts     []*Span
 	agents      map[string]*Span // by agent id
 	parentAgent map[*Span]string // a nested delegation's parent's agent id

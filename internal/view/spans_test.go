@@ -170,3 +170,34 @@ func TestBuildTraceParentCycle(t *testing.T) {
 		t.Fatal("BuildTrace did not return: a cycle of parents")
 	}
 }
+
+// TestBuildTracePairsCallsWithoutID: a host that sends no tool-use id
+// still gets one span per call: a post pairs with the oldest open call of
+// the same agent, tool and target; a post of another target opens its
+// own span.
+func TestBuildTracePairsCallsWithoutID(t *testing.T) {
+	post := func(cmd string) func(*audit.Record) {
+		return func(r *audit.Record) { call("", "run_shell_command", cmd)(r); r.Outcome = "ok" }
+	}
+	recs := []audit.Record{
+		rec(1, "pre_tool", call("", "run_shell_command", "ls")),
+		rec(2, "pre_tool", call("", "run_shell_command", "ls")),
+		rec(3, "post_tool", post("ls")),
+		rec(5, "post_tool", post("ls")),
+		rec(6, "pre_tool", call("", "run_shell_command", "cat a")),
+		rec(7, "post_tool", post("cat b")),
+	}
+	var got []string
+	for _, sp := range BuildTrace(recs, &state.Session{ID: "s"}, nil, SpanFilter{}).Spans {
+		got = append(got, spanLine(sp))
+	}
+	want := []string{
+		"tool run_shell_command: ls ok 2000",
+		"tool run_shell_command: ls ok 3000",
+		"tool run_shell_command: cat a unknown -1",
+		"tool run_shell_command: cat b ok -1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("spans:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
