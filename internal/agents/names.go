@@ -26,10 +26,16 @@ func HostName(id string) string {
 // HostName is the name the host knows the agent by ([HostName]).
 func (a Agent) HostName() string { return HostName(a.ID) }
 
+// PluginNamespace is what Claude Code puts before the name of an agent
+// that atreides's plugin provides ("atreides:atreides-stilgar"; 2.1.332
+// names a plugin's agents <plugin>:<name>).
+const PluginNamespace = "atreides:"
+
 // IDOf is the roster id a name coming back from a host stands for: the
-// name less the prefix. A bare name (an agent file of an install from
-// before the prefix) is returned as it is.
+// name less the plugin's namespace and the prefix. A bare name (an agent
+// file of an install from before the prefix) is returned as it is.
 func IDOf(name string) string {
+	name = strings.TrimPrefix(name, PluginNamespace)
 	if id, ok := strings.CutPrefix(name, NamePrefix); ok && id != "" {
 		return id
 	}

@@ -2,7 +2,8 @@ package agents
 
 import "testing"
 
-// TestHostName: every id gets the prefix once; IDOf undoes it and leaves
+// TestHostName: every id gets the prefix once; IDOf undoes it (and the
+// plugin's namespace Claude Code puts before it) and leaves
 // a bare name (an install from before the prefix) as it is.
 func TestHostName(t *testing.T) {
 	for _, c := range []struct{ id, host string }{
@@ -13,7 +14,7 @@ func TestHostName(t *testing.T) {
 			t.Errorf("HostName(%q) = %q, want %q", c.id, got, c.host)
 		}
 	}
-	for name, id := range map[string]string{"atreides-explore": "explore", "explore": "explore", "atreides-": "atreides-"} {
+	for name, id := range map[string]string{"atreides-explore": "explore", "explore": "explore", "atreides-": "atreides-", "atreides:atreides-stilgar": "stilgar"} {
 		if got := IDOf(name); got != id {
 			t.Errorf("IDOf(%q) = %q, want %q", name, got, id)
 		}

@@ -19,7 +19,11 @@ func (Adapter) Name() string { return Host }
 // Decode implements [host.Adapter]; the project root comes from
 // CLAUDE_PROJECT_DIR, which stays put when the agent changes directory.
 func (Adapter) Decode(data []byte, getenv func(string) string, now time.Time) (*event.Event, error) {
-	return Decode(data, getenv("CLAUDE_PROJECT_DIR"), now)
+	ev, err := Decode(data, getenv("CLAUDE_PROJECT_DIR"), now)
+	if ev != nil && getenv(PluginRootVar) != "" {
+		ev.Facts = pluginFacts()
+	}
+	return ev, err
 }
 
 // Encode implements [host.Adapter].

@@ -3,6 +3,10 @@ package claude
 import (
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/event"
 
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
@@ -20,6 +24,21 @@ import (
 // mcp__plugin_<plugin>_<server>__<tool> (2.1.332), where install's
 // .mcp.json gives mcp__atreides__<tool> (Facts.ToolPrefix).
 const PluginToolPrefix = "mcp__plugin_atreides_" + install.MCPServerName + "__"
+
+// PluginRootVar is set by Claude Code in the environment of a plugin's
+// hooks (the plugin's folder): an event it carries came through
+// atreides's plugin, whose agents and tools the host names otherwise.
+const PluginRootVar = "CLAUDE_PLUGIN_ROOT"
+
+// pluginFacts are [Facts] as Claude Code sees atreides through its
+// plugin: the roster's agents under the plugin's namespace, the MCP tools
+// under the plugin's server key. Built on the first plugin event only.
+var pluginFacts = sync.OnceValue(func() *event.HostFacts {
+	f := Facts
+	f.AgentCall = `the Agent tool with subagent_type "` + agents.PluginNamespace + `%[1]s"`
+	f.ToolPrefix = PluginToolPrefix
+	return &f
+})
 
 // PluginHooks are the matcher groups `atreides install claude` writes by
 // default, each handler's command running program (a shell word, such as
