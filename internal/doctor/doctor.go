@@ -84,6 +84,9 @@ func Run(env host.Env, wd, version string) *Report {
 	for _, c := range oracleChecks(env, usable(cfg, cfgErr, paths), doc.Hosts) {
 		add(c)
 	}
+	for _, c := range staleChecks(env, doc.Hosts) {
+		add(c)
+	}
 	group = GroupFired
 	for _, c := range seenChecks(doc.Hosts, readTrail(root), time.Now()) {
 		add(c)
