@@ -236,7 +236,7 @@ func TestOpenLoadsTheSession(t *testing.T) {
 	m = step(t, m, key("enter"))
 	m = step(t, m, changedMsg{})
 	m = step(t, m, key("esc"))
-	m = step(t, m, changedMsg{})
+	step(t, m, changedMsg{})
 	want := []string{"", "", "aaaa1111-2222-3333", "aaaa1111-2222-3333", ""}
 	if !slices.Equal(l.focus, want) {
 		t.Errorf("loads for %q, want %q", l.focus, want)

@@ -296,14 +296,6 @@ func (s *ocServer) do(method, path string, body, out any, timeout time.Duration)
 	return nil
 }
 
-// prompt creates a session and sends it a prompt without waiting.
-func (s *ocServer) prompt(text string) string {
-	s.p.t.Helper()
-	id := s.newSession()
-	s.promptIn(id, text)
-	return id
-}
-
 // newSession creates a session and returns its id, which is the one
 // atreides's plugin names it by: a test can give it a todo before its
 // first prompt.
