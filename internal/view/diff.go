@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/taskgit"
+	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/trace"
 )
 
@@ -91,6 +92,9 @@ const worktree = "working tree"
 // maxWorktree bounds the file read to compare with the record's hash.
 const maxWorktree = 8 << 20
 
+// maxDiffLines bounds the lines of a working-tree diff shown.
+const maxDiffLines = 5000
+
 // worktreeDiff is the usual case of a session's change: not committed
 // yet. When the file in the working tree still hashes to the record's
 // after, the diff from the record's revision to the working tree is that
@@ -103,14 +107,14 @@ func worktreeDiff(d Diff, r *LedgerRecord, root string, git func(...string) (str
 	if trace.Sum(data) != r.After {
 		return why(d, "the file was changed again since this record (its content in the working tree and in every later commit differs from the one this change left)")
 	}
-	text, err := git("diff", "--no-ext-diff", "--no-color", "--no-textconv", r.Revision, "--", d.Path)
-	if err != nil {
-		return why(d, "git diff failed: "+err.Error())
-	}
+	// Diffed here, not by git against the working tree: a git command
+	// that reads the working tree runs what .git/config names there
+	// (core.fsmonitor, a clean filter), and the agent can write that file.
+	// cat-file reads a blob and runs neither.
 	before, err := git("cat-file", "blob", r.Revision+":./"+d.Path)
-	if text == "" && err != nil {
-		// A file the change created and nobody has added yet: git diff
-		// compares tracked files only, and would show nothing.
+	text := tasks.UnifiedDiff("a/"+d.Path, "b/"+d.Path, before, string(data), maxDiffLines)
+	if err != nil {
+		// A file the change created: no copy at the revision.
 		text = newFileDiff(d.Path, data)
 	}
 	d.Diff, d.To = &text, worktree

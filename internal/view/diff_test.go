@@ -138,3 +138,33 @@ func TestLedgerDiffNewFile(t *testing.T) {
 		t.Fatalf("new file's diff = %+v", d)
 	}
 }
+
+// TestLedgerDiffRunsNoRepositoryProgram: .git/config is the agent's to
+// write; a program it names there (core.fsmonitor, a clean filter) does
+// not run when the dashboard shows a change not committed yet.
+func TestLedgerDiffRunsNoRepositoryProgram(t *testing.T) {
+	dir, run := gitRepo(t)
+	const v0, v1 = "package auth\n", "package auth\n\nfunc Login() {}\n"
+	rev := commitFile(t, dir, run, "src/auth/login.go", v0)
+	ran := filepath.Join(t.TempDir(), "ran")
+	hook := filepath.Join(t.TempDir(), "prog.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\ntouch "+ran+"\ncat\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("config", "core.fsmonitor", hook)
+	run("config", "filter.x.clean", hook)
+	if err := os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("*.go filter=x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "src/auth/login.go"), []byte(v1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec := &view.LedgerRecord{Revision: rev, Before: trace.Sum([]byte(v0)), After: trace.Sum([]byte(v1)), Files: []view.LedgerFile{{Path: "src/auth/login.go"}}}
+	d := view.LedgerDiff(context.Background(), dir, rec)
+	if d.Diff == nil || !strings.Contains(*d.Diff, "+func Login() {}") {
+		t.Fatalf("uncommitted diff = %+v", d)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("a program named in .git/config ran for the diff")
+	}
+}
