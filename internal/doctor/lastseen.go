@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -209,15 +210,13 @@ func silentTools(hostName string, sessions []sessionSeen) []Check {
 		id, worst.last.Local().Format(time.DateTime), worst.prompts)}}
 }
 
-// agoText is a duration as people say it: 40s, 5m, 3h, 2d ago.
+// agoText is a duration as people say it: 40s, 5m, 3h, 2d ago; past a
+// minute in the words the anchors are dated in (session.Age), counting
+// seconds below it where Age says "just now": a hook that fired seconds
+// ago is the news doctor gives.
 func agoText(d time.Duration) string {
-	switch {
-	case d < time.Minute:
+	if d < time.Minute {
 		return fmt.Sprintf("%ds ago", max(0, int(d.Seconds())))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	return session.Age(d)
 }
