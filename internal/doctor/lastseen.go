@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,13 +29,6 @@ type EventSeen struct {
 	Last  string `json:"last"` // RFC 3339, UTC
 }
 
-// seenRecord is what doctor reads of an audit record.
-type seenRecord struct {
-	Time      string `json:"time"`
-	Host      string `json:"host"`
-	HostEvent string `json:"host_event"`
-}
-
 // trailSeen is what the trail and the state say of the hooks that fired.
 type trailSeen struct {
 	last     map[string]map[string]time.Time // host → host event → last time
@@ -57,21 +49,20 @@ func readTrail(root string) *trailSeen {
 	if root == "" {
 		return ts
 	}
+	// Rows, as 'atreides log' reads them: the fields scanned from each
+	// line, not every record decoded in full a second time.
 	tr := audit.New(project.StateDir(root), nil)
-	_, _ = tr.Read(audit.Filter{}, func(line []byte) error {
-		var r seenRecord
-		if json.Unmarshal(line, &r) == nil {
-			ts.add(r)
-		}
+	_, _ = tr.ReadRows(audit.Filter{}, func(r *audit.Row) error {
+		ts.add(r)
 		return nil
 	})
 	ts.sessions = readSessions(root)
 	return ts
 }
 
-func (ts *trailSeen) add(r seenRecord) {
-	t, err := time.Parse(time.RFC3339Nano, r.Time)
-	if err != nil || r.Host == "" || r.HostEvent == "" {
+func (ts *trailSeen) add(r *audit.Row) {
+	t := r.Time // zero when the record's time does not parse
+	if t.IsZero() || r.Host == "" || r.HostEvent == "" {
 		return
 	}
 	if ts.last[r.Host] == nil {
