@@ -89,14 +89,19 @@ func printBgTable(io *command.IO, views []view.BgTask) error {
 	st := command.StyleOf(io)
 	tb := command.NewTable(io, io.Out, "id", "status", "agent", "runtime", "description", "error").Flex(4, 5)
 	for _, v := range views {
-		status := v.Status
-		if v.Status == background.Queued {
-			status = fmt.Sprintf("%s #%d", status, v.Queue)
-		}
-		tb.AddPainted(v.ID, st.Bold).AddPainted(status, bgPaint(st, v.Status)).Add(v.Agent).Add(v.Runtime)
+		tb.AddPainted(v.ID, st.Bold).AddPainted(bgStatus(v), bgPaint(st, v.Status)).Add(v.Agent).Add(v.Runtime)
 		tb.Add(v.Description).AddPainted(v.Error, func(s string) string { return st.Paint(command.SGRRed, s) }).EndRow()
 	}
 	return tb.Render()
+}
+
+// bgStatus is a background task's status as lists say it: a queued
+// one's with its place in the queue.
+func bgStatus(v view.BgTask) string {
+	if v.Status == background.Queued {
+		return fmt.Sprintf("%s #%d", v.Status, v.Queue)
+	}
+	return v.Status
 }
 
 // bgPaint is how a background task's status is painted.
@@ -149,11 +154,9 @@ func bgList(io *command.IO) ([]view.BgTask, error) {
 
 func printBg(io *command.IO, v view.BgTask, indent string) {
 	st := command.StyleOf(io)
-	status := v.Status
+	status := bgStatus(v)
 	if paint := bgPaint(st, v.Status); paint != nil {
 		status = paint(status)
-	} else if v.Status == background.Queued {
-		status = fmt.Sprintf("%s #%d", status, v.Queue)
 	}
 	fmt.Fprintf(io.Out, "%s%s %s %s %s %s\n", indent, st.Bold(v.ID), status, v.Agent, st.Dim(v.Runtime), v.Description)
 	if v.Error != "" {
