@@ -7,7 +7,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/install"
 )
 
@@ -31,22 +30,12 @@ func oracleChecks(env host.Env, cfg *config.Config, found []Host) []Check {
 	if !ok {
 		return nil
 	}
-	var out []Check
-	for _, fh := range found {
-		h, ok := all.ByName(fh.Name)
-		if !ok || h.Agents.Dir == nil || host.IsBuiltin(h.Agents.Builtin, oracle.HostName()) {
-			continue
+	return hookedScopes(found, func(h *host.Host, scope install.Scope) (Check, bool) {
+		if h.Agents.Dir == nil || host.IsBuiltin(h.Agents.Builtin, oracle.HostName()) {
+			return Check{}, false
 		}
-		for i, st := range fh.Files {
-			if len(st.Events) == 0 || i >= len(h.Scopes) {
-				continue
-			}
-			if c, bad := oracleFile(h, env, h.Scopes[i], oracle, roster); bad {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+		return oracleFile(h, env, scope, oracle, roster)
+	})
 }
 
 // oracleFile checks one scope's agent directory for the oracle's file.

@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -27,13 +27,6 @@ import (
 type EventSeen struct {
 	Event string `json:"event"`
 	Last  string `json:"last"` // RFC 3339, UTC
-}
-
-// seenRecord is what doctor reads of an audit record.
-type seenRecord struct {
-	Time      string `json:"time"`
-	Host      string `json:"host"`
-	HostEvent string `json:"host_event"`
 }
 
 // trailSeen is what the trail and the state say of the hooks that fired.
@@ -56,21 +49,20 @@ func readTrail(root string) *trailSeen {
 	if root == "" {
 		return ts
 	}
+	// Rows, as 'atreides log' reads them: the fields scanned from each
+	// line, not every record decoded in full a second time.
 	tr := audit.New(project.StateDir(root), nil)
-	_, _ = tr.Read(audit.Filter{}, func(line []byte) error {
-		var r seenRecord
-		if json.Unmarshal(line, &r) == nil {
-			ts.add(r)
-		}
+	_, _ = tr.ReadRows(audit.Filter{}, func(r *audit.Row) error {
+		ts.add(r)
 		return nil
 	})
 	ts.sessions = readSessions(root)
 	return ts
 }
 
-func (ts *trailSeen) add(r seenRecord) {
-	t, err := time.Parse(time.RFC3339Nano, r.Time)
-	if err != nil || r.Host == "" || r.HostEvent == "" {
+func (ts *trailSeen) add(r *audit.Row) {
+	t := r.Time // zero when the record's time does not parse
+	if t.IsZero() || r.Host == "" || r.HostEvent == "" {
 		return
 	}
 	if ts.last[r.Host] == nil {
@@ -209,15 +201,13 @@ func silentTools(hostName string, sessions []sessionSeen) []Check {
 		id, worst.last.Local().Format(time.DateTime), worst.prompts)}}
 }
 
-// agoText is a duration as people say it: 40s, 5m, 3h, 2d ago.
+// agoText is a duration as people say it: 40s, 5m, 3h, 2d ago; past a
+// minute in the words the anchors are dated in (session.Age), counting
+// seconds below it where Age says "just now": a hook that fired seconds
+// ago is the news doctor gives.
 func agoText(d time.Duration) string {
-	switch {
-	case d < time.Minute:
+	if d < time.Minute {
 		return fmt.Sprintf("%ds ago", max(0, int(d.Seconds())))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+	return session.Age(d)
 }

@@ -20,6 +20,14 @@ import (
 // scope, the scope's agent and command directories are looked through for
 // files atreides marked under a name without the prefix.
 func staleChecks(env host.Env, found []Host) []Check {
+	return hookedScopes(found, func(h *host.Host, scope install.Scope) (Check, bool) {
+		return staleIn(h, env, scope)
+	})
+}
+
+// hookedScopes are the checks check finds, called for each scope of each
+// registered host in found whose settings file has atreides's hooks.
+func hookedScopes(found []Host, check func(*host.Host, install.Scope) (Check, bool)) []Check {
 	var out []Check
 	for _, fh := range found {
 		h, ok := all.ByName(fh.Name)
@@ -30,7 +38,7 @@ func staleChecks(env host.Env, found []Host) []Check {
 			if len(st.Events) == 0 || i >= len(h.Scopes) {
 				continue
 			}
-			if c, bad := staleIn(h, env, h.Scopes[i]); bad {
+			if c, bad := check(h, h.Scopes[i]); bad {
 				out = append(out, c)
 			}
 		}

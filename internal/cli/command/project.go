@@ -38,6 +38,16 @@ func ReadProjectAt(root string) (*state.Project, error) {
 	return p, nil
 }
 
+// ReadExistingProject is ReadProjectAt for a command that only looks: in
+// a project without atreides's state (HasState) an empty record, and no
+// state created by the look.
+func ReadExistingProject(root string) (*state.Project, error) {
+	if !HasState(root) {
+		return &state.Project{}, nil
+	}
+	return ReadProjectAt(root)
+}
+
 // UpdateProject changes the project record in one locked transaction.
 func UpdateProject(io *IO, fn func(*state.Project) error) error {
 	root, err := CwdRoot(io)

@@ -145,3 +145,14 @@ func ResolveSession(root, prefix string) (string, error) {
 	}
 	return ResolveID("session", prefix, ids)
 }
+
+// SessionOrPrefix is ResolveSession for a command that reads what
+// outlives a session's record (its changes, its export's answer that
+// there is none): a prefix no recorded session has comes back as it is.
+func SessionOrPrefix(root, prefix string) (string, error) {
+	id, err := ResolveSession(root, prefix)
+	if errors.Is(err, ErrNoMatch) {
+		return prefix, nil
+	}
+	return id, err
+}

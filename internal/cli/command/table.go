@@ -173,9 +173,6 @@ func (t *Table) EndRow() error {
 	return err
 }
 
-// Len is the number of rows added.
-func (t *Table) Len() int { return len(t.rows) }
-
 // Render writes the rows (with the header, on a terminal).
 func (t *Table) Render() error {
 	var b strings.Builder

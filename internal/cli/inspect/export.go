@@ -3,7 +3,6 @@ package inspect
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
@@ -65,11 +64,10 @@ func (o *exportOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	// A short id, as status and log show it, names its session.
-	id, err := command.ResolveSession(root, o.session)
-	if errors.Is(err, command.ErrNoMatch) {
-		id = o.session // export says there is no such session
-	} else if err != nil {
+	// A short id, as status and log show it, names its session; export
+	// says when there is no such session.
+	id, err := command.SessionOrPrefix(root, o.session)
+	if err != nil {
 		return err
 	}
 	c, _ := command.LoadConfig(root) // the built-in one when the files do not load

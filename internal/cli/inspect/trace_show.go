@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -40,10 +39,9 @@ func (o *traceShowOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	session, err := command.ResolveSession(root, o.session)
-	if errors.Is(err, command.ErrNoMatch) {
-		session = o.session // a session whose record is gone keeps its changes
-	} else if err != nil {
+	// A session whose record is gone keeps its changes.
+	session, err := command.SessionOrPrefix(root, o.session)
+	if err != nil {
 		return err
 	}
 	entries, err := l.Entries()

@@ -6,7 +6,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
 )
@@ -34,11 +33,9 @@ func (o *anchorListOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	p := &state.Project{} // none without state, and none created
-	if command.HasState(root) {
-		if p, err = command.ReadProjectAt(root); err != nil {
-			return err
-		}
+	p, err := command.ReadExistingProject(root) // none without state, and none created
+	if err != nil {
+		return err
 	}
 	views := view.Anchors(anchors.Key.Read(p).List, anchorStaleAfter(root), time.Now())
 	if o.asJSON {

@@ -40,24 +40,45 @@ func bgIDs(views []view.BgTask, args []string) ([]string, error) {
 	}
 	out := make([]string, 0, len(args))
 	for _, a := range args {
-		if _, err := strconv.Atoi(strings.TrimPrefix(a, "#")); err == nil {
-			a = bgPrefix + strings.TrimPrefix(a, "#")
-		}
-		candidates := ids
-		if _, err := strconv.Atoi(strings.TrimPrefix(a, bgPrefix)); err == nil && !slices.Contains(ids, a) {
-			// A number names one task: 1 is not the start of bg-12,
-			// whose number is 12 (bg cancel 1 must not cancel it).
-			candidates = nil
-		}
-		id, err := command.ResolveID("background task", a, candidates)
-		if errors.Is(err, command.ErrNoMatch) {
-			return nil, fmt.Errorf("no background task %s", a)
-		} else if err != nil {
+		id, err := bgID(a, ids)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, id)
 	}
 	return out, nil
+}
+
+// bgID is the one id of ids that a names.
+func bgID(a string, ids []string) (string, error) {
+	if id, numbered := bgNumbered(a); numbered {
+		if !slices.Contains(ids, id) {
+			// A number names one task: 1 is not the start of bg-12,
+			// whose number is 12 (bg cancel 1 must not cancel it).
+			return "", fmt.Errorf("no background task %s", id)
+		}
+		return id, nil
+	}
+	id, err := command.ResolveID("background task", a, ids)
+	if errors.Is(err, command.ErrNoMatch) {
+		return "", fmt.Errorf("no background task %s", a)
+	}
+	return id, err
+}
+
+// bgNumbered is the id a task's number names ("3" and "#3" are bg-3), or
+// a itself when it is a whole id (bg-3); numbered is false for anything
+// else, which is the start of an id.
+func bgNumbered(a string) (id string, numbered bool) {
+	if n := strings.TrimPrefix(a, "#"); isNumber(n) {
+		return bgPrefix + n, true
+	}
+	return a, isNumber(strings.TrimPrefix(a, bgPrefix))
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // bgPrefix starts every background task's id (package background).
@@ -68,14 +89,19 @@ func printBgTable(io *command.IO, views []view.BgTask) error {
 	st := command.StyleOf(io)
 	tb := command.NewTable(io, io.Out, "id", "status", "agent", "runtime", "description", "error").Flex(4, 5)
 	for _, v := range views {
-		status := v.Status
-		if v.Status == background.Queued {
-			status = fmt.Sprintf("%s #%d", status, v.Queue)
-		}
-		tb.AddPainted(v.ID, st.Bold).AddPainted(status, bgPaint(st, v.Status)).Add(v.Agent).Add(v.Runtime)
+		tb.AddPainted(v.ID, st.Bold).AddPainted(bgStatus(v), bgPaint(st, v.Status)).Add(v.Agent).Add(v.Runtime)
 		tb.Add(v.Description).AddPainted(v.Error, func(s string) string { return st.Paint(command.SGRRed, s) }).EndRow()
 	}
 	return tb.Render()
+}
+
+// bgStatus is a background task's status as lists say it: a queued
+// one's with its place in the queue.
+func bgStatus(v view.BgTask) string {
+	if v.Status == background.Queued {
+		return fmt.Sprintf("%s #%d", v.Status, v.Queue)
+	}
+	return v.Status
 }
 
 // bgPaint is how a background task's status is painted.
@@ -128,11 +154,9 @@ func bgList(io *command.IO) ([]view.BgTask, error) {
 
 func printBg(io *command.IO, v view.BgTask, indent string) {
 	st := command.StyleOf(io)
-	status := v.Status
+	status := bgStatus(v)
 	if paint := bgPaint(st, v.Status); paint != nil {
 		status = paint(status)
-	} else if v.Status == background.Queued {
-		status = fmt.Sprintf("%s #%d", status, v.Queue)
 	}
 	fmt.Fprintf(io.Out, "%s%s %s %s %s %s\n", indent, st.Bold(v.ID), status, v.Agent, st.Dim(v.Runtime), v.Description)
 	if v.Error != "" {

@@ -132,7 +132,7 @@ func sessionOpenTodos(todos []view.Todo, s *view.StatusSession) int {
 		}
 	}
 	for _, t := range s.AgentTodos {
-		if t.Status == "pending" || t.Status == "in_progress" {
+		if t.Open() {
 			n++
 		}
 	}

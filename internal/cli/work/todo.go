@@ -44,10 +44,10 @@ Without a subcommand, todo lists the open todos, as 'todo list' does
 // titles, for the shell; none, and no state created, without state.
 func todoCompletions(io *command.IO) []string {
 	root, err := command.CwdRoot(io)
-	if err != nil || !command.HasState(root) {
+	if err != nil {
 		return nil
 	}
-	p, err := command.ReadProjectAt(root)
+	p, err := command.ReadExistingProject(root)
 	if err != nil {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
-	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/todos"
 	"github.com/atreides-dev/atreides/internal/view"
 	"github.com/spf13/cobra"
@@ -37,11 +36,9 @@ func (o *todoListOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	p := &state.Project{} // a project without state has no todos, and gets no state
-	if command.HasState(root) {
-		if p, err = command.ReadProjectAt(root); err != nil {
-			return err
-		}
+	p, err := command.ReadExistingProject(root) // a project without state has no todos, and gets no state
+	if err != nil {
+		return err
 	}
 	list := todos.Key.Read(p).List
 	if !o.all {
