@@ -113,6 +113,8 @@ func (d *Document) fromTrail(trail audit.Reader, id string) ([]audit.Record, err
 	return recs, nil
 }
 
+// sessOr is sess, or an empty session of id for one the store lost (its
+// trail kept).
 func sessOr(sess *state.Session, id string) *state.Session {
 	if sess == nil {
 		return &state.Session{ID: id}

@@ -125,11 +125,7 @@ func (s *Snapshot) Trace(t audit.Reader, session string, f SpanFilter) (*Trace, 
 			return nil, err
 		}
 	}
-	sess := s.Session(session)
-	if sess == nil {
-		sess = &state.Session{ID: session}
-	}
-	return BuildTrace(recs, sess, s.Background(session), f), nil
+	return BuildTrace(recs, sessOr(s.Session(session), session), s.Background(session), f), nil
 }
 
 // Spans is the trace of the session's records without the background
