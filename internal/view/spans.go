@@ -173,6 +173,7 @@ func (b *spanSet) toolID() string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// stampOf is the record's time in UTC; zero when it does not parse.
 func stampOf(r *audit.Record) time.Time {
 	at, _ := time.Parse(time.RFC3339Nano, r.Time)
 	return at.UTC()
