@@ -168,10 +168,8 @@ func (b *spanSet) add(sp *Span) *Span {
 
 func (b *spanSet) toolID() string {
 	b.calls++
-	return "t" + itoa(b.calls)
+	return "t" + strconv.Itoa(b.calls)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // stampOf is the record's time in UTC; zero when it does not parse.
 func stampOf(r *audit.Record) time.Time {
