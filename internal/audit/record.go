@@ -133,15 +133,26 @@ const MarkMore = "more"
 // comment).
 func Wanted(ev *event.Event, d *event.Decision) bool {
 	switch ev.Kind {
-	case event.PreTool, event.PermissionRequest, event.UserPrompt, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
+	case event.PreTool, event.PermissionRequest, event.UserPrompt:
 		return true
 	}
-	if ev.Starts() {
-		return true
+	if Lifecycle(ev.Kind) && (ev.Kind != event.SessionStart || ev.Starts()) {
+		return true // a session's start only when it started one
 	}
 	// An event that put context before the model is kept too, so that
 	// the trail accounts for every byte of it (context_bytes).
 	return d.Verdict != event.None || d.Block || len(d.Marks) > 0 || len(d.Context) > 0 && ctxbudget.Counted(ev)
+}
+
+// Lifecycle reports whether events of kind k are of the few of a
+// session's life that the trail keeps whatever was decided on them
+// (Wanted): its start and end, a compaction, a subagent's start and stop.
+func Lifecycle(k event.Kind) bool {
+	switch k {
+	case event.SessionStart, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
+		return true
+	}
+	return false
 }
 
 // NewRecord describes one decided event; total is the engine's time on it.

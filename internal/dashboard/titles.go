@@ -31,29 +31,26 @@ func (c *titles) fill(root string, rows []view.ProjectSession, logf func(string,
 	if c.seen == nil {
 		c.seen = map[titleKey]titleEntry{}
 	}
-	var missing []string
+	var missing []int // rows whose session is looked for in the trail
+	var ids []string
 	for i := range rows {
 		e, ok := c.seen[titleKey{root, rows[i].ID}]
 		if ok && (e.title != "" || e.updated.Equal(rows[i].Updated)) {
 			rows[i].Title = e.title
 			continue
 		}
-		missing = append(missing, rows[i].ID)
+		missing, ids = append(missing, i), append(ids, rows[i].ID)
 	}
 	if len(missing) == 0 {
 		return
 	}
-	found, err := view.FirstPrompts(trail(root), missing)
+	found, err := view.FirstPrompts(trail(root), ids)
 	if err != nil {
 		logf("ui: session titles: %v", err) // the list shows ids alone
 		return
 	}
-	for i := range rows {
-		k := titleKey{root, rows[i].ID}
-		if _, ok := c.seen[k]; ok && c.seen[k].title != "" {
-			continue
-		}
+	for _, i := range missing {
 		rows[i].Title = view.Title(found[rows[i].ID])
-		c.seen[k] = titleEntry{title: rows[i].Title, updated: rows[i].Updated}
+		c.seen[titleKey{root, rows[i].ID}] = titleEntry{title: rows[i].Title, updated: rows[i].Updated}
 	}
 }

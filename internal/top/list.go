@@ -1,6 +1,7 @@
 package top
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -122,7 +123,7 @@ func (m Model) sessionRow(s view.ProjectSession, selected bool) string {
 		task = fmt.Sprintf("#%d %s", s.Task, s.TaskTitle)
 	}
 	c := s.Counters
-	line := m.projectCell(s.Project) + cell(state.ShortID(s.ID, 0), 9) + cell(s.Host, 9) + cell(or(s.Phase, "-"), 15) + cell(sessionState(s.SessionRow), 7) +
+	line := m.projectCell(s.Project) + cell(state.ShortID(s.ID, 0), 9) + cell(s.Host, 9) + cell(cmp.Or(s.Phase, "-"), 15) + cell(sessionState(s.SessionRow), 7) +
 		cell(age(m.data.Taken, s.Updated), 5) + cell(fmt.Sprint(c.ToolCalls), 6) + cell(fmt.Sprint(c.Denied), 5) +
 		cell(fmt.Sprint(c.Asked), 4) + cell(fmt.Sprint(s.OpenTodos), 5) + cell(fmt.Sprint(s.Background), 3) + oneLine(task)
 	if selected {

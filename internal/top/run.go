@@ -33,14 +33,15 @@ var ErrNoTerminal = errors.New("needs a terminal on stdin and stdout; for a one-
 // adds every project atreides knows, as 'atreides ui --all' does, as
 // they are known when it starts.
 func RunProject(ctx context.Context, root string, all bool) error {
+	logf := project.NewLog(project.StateDir(root)).Logf
 	roots := []string{root}
 	if all {
 		var err error
 		if roots, err = dashboard.KnownRoots(root); err != nil {
-			project.NewLog(project.StateDir(root)).Logf("top: %v", err)
+			logf("top: %v", err)
 		}
 	}
-	srv := dashboard.New(dashboard.Config{Root: root, Options: dashboard.ProjectOptions, Logf: project.NewLog(project.StateDir(root)).Logf})
+	srv := dashboard.New(dashboard.Config{Root: root, Options: dashboard.ProjectOptions, Logf: logf})
 	defer srv.Close()
 	o := Options{Roots: roots, In: os.Stdin, Out: os.Stdout, Color: os.Getenv("NO_COLOR") == ""}
 	return Run(ctx, o, srv, dashboard.Trail)

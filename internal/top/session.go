@@ -120,14 +120,6 @@ func (m Model) itemRow(it view.Item, selected bool, cw int) string {
 	return "  " + head + m.paint(verdictColor(it.Verdict), cell(it.Verdict, 6)) + tail
 }
 
-// or is s, or def when s is empty.
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // todoLines are the session's open todos (what keeps it going) and its
 // strikes (the same failure again and again), a few lines each.
 func (m Model) todoLines() []string {

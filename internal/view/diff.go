@@ -79,8 +79,7 @@ func LedgerDiff(ctx context.Context, root string, r *LedgerRecord) Diff {
 		}
 		d.Diff, d.To = &text, c
 		before, err := git("cat-file", "blob", r.Revision+":./"+d.Path)
-		d.Exact = err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before ||
-			err != nil && r.Before == ""
+		d.Exact = exact(r, before, err)
 		return d
 	}
 	return worktreeDiff(d, r, root, git)
@@ -118,8 +117,15 @@ func worktreeDiff(d Diff, r *LedgerRecord, root string, git func(...string) (str
 		text = newFileDiff(d.Path, data)
 	}
 	d.Diff, d.To = &text, worktree
-	d.Exact = err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before || err != nil && r.Before == ""
+	d.Exact = exact(r, before, err)
 	return d
+}
+
+// exact reports whether a diff from r's revision is r's change alone:
+// the revision's copy of the file (before, or err when it has none)
+// hashes to the record's before, or neither has the file.
+func exact(r *LedgerRecord, before string, err error) bool {
+	return err == nil && r.Before != "" && trace.Sum([]byte(before)) == r.Before || err != nil && r.Before == ""
 }
 
 // newFileDiff is the unified diff that creates path with data, as git

@@ -99,10 +99,10 @@ func (d *Document) fromTrail(trail audit.Reader, id string) ([]audit.Record, err
 	}
 	for i := range recs {
 		r := &recs[i]
-		at, _ := time.Parse(time.RFC3339Nano, r.Time)
+		at := stampOf(r)
 		for _, m := range r.Marks {
 			if m.Kind == event.MarkEscalation {
-				d.Escalations.Events = append(d.Escalations.Events, Mark{Time: at.UTC(), Text: m.Text, Tool: r.Tool})
+				d.Escalations.Events = append(d.Escalations.Events, Mark{Time: at, Text: m.Text, Tool: r.Tool})
 			}
 		}
 		d.Decisions = append(d.Decisions, decisionOf(r))
@@ -113,6 +113,8 @@ func (d *Document) fromTrail(trail audit.Reader, id string) ([]audit.Record, err
 	return recs, nil
 }
 
+// sessOr is sess, or an empty session of id for one the store lost (its
+// trail kept).
 func sessOr(sess *state.Session, id string) *state.Session {
 	if sess == nil {
 		return &state.Session{ID: id}
@@ -136,8 +138,7 @@ func toolCalls(recs []audit.Record, sess *state.Session) []ToolCall {
 }
 
 func decisionOf(r *audit.Record) Decision {
-	at, _ := time.Parse(time.RFC3339Nano, r.Time)
-	return Decision{Time: at.UTC(), Event: r.Event, HostEvent: r.HostEvent, Agent: r.Agent, Tool: r.Tool,
+	return Decision{Time: stampOf(r), Event: r.Event, HostEvent: r.HostEvent, Agent: r.Agent, Tool: r.Tool,
 		Command: r.Command, Paths: List(r.Paths), Prompt: r.Prompt, Verdict: r.Verdict, Rule: r.Rule,
 		Reason: r.Reason, Block: r.Block, BlockReason: r.BlockReason}
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/audit"
@@ -44,7 +45,7 @@ func (b *spanSet) record(r *audit.Record) {
 	at := stampOf(r)
 	switch r.Event {
 	case string(event.UserPrompt):
-		sp := b.add(&Span{ID: "p" + itoa(len(b.prompts)+1), Kind: SpanPrompt, Title: cmp.Or(r.Prompt, "(prompt)"), Start: at, DurationMS: -1})
+		sp := b.add(&Span{ID: "p" + strconv.Itoa(len(b.prompts)+1), Kind: SpanPrompt, Title: cmp.Or(r.Prompt, "(prompt)"), Start: at, DurationMS: -1})
 		b.prompts = append(b.prompts, sp)
 	case string(event.PreTool), string(event.PermissionRequest):
 		b.pre(r, at)
@@ -58,7 +59,7 @@ func (b *spanSet) record(r *audit.Record) {
 		if r.Block {
 			title += " kept going"
 		}
-		b.add(&Span{ID: "e" + itoa(b.events), Kind: SpanEvent, Title: title, Start: at, End: at, DurationMS: 0,
+		b.add(&Span{ID: "e" + strconv.Itoa(b.events), Kind: SpanEvent, Title: title, Start: at, End: at, DurationMS: 0,
 			Agent: r.Agent, Verdict: r.Verdict, Rule: r.Rule, Reason: cmp.Or(r.BlockReason, r.Reason)})
 	}
 }

@@ -125,11 +125,7 @@ func (s *Snapshot) Trace(t audit.Reader, session string, f SpanFilter) (*Trace, 
 			return nil, err
 		}
 	}
-	sess := s.Session(session)
-	if sess == nil {
-		sess = &state.Session{ID: session}
-	}
-	return BuildTrace(recs, sess, s.Background(session), f), nil
+	return BuildTrace(recs, sessOr(s.Session(session), session), s.Background(session), f), nil
 }
 
 // Spans is the trace of the session's records without the background
@@ -172,11 +168,10 @@ func (b *spanSet) add(sp *Span) *Span {
 
 func (b *spanSet) toolID() string {
 	b.calls++
-	return "t" + itoa(b.calls)
+	return "t" + strconv.Itoa(b.calls)
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
-
+// stampOf is the record's time in UTC; zero when it does not parse.
 func stampOf(r *audit.Record) time.Time {
 	at, _ := time.Parse(time.RFC3339Nano, r.Time)
 	return at.UTC()

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func call(id, tool, cmd string) func(*audit.Record) {
 // spanLine is a span as the table expects it: indent by depth, kind,
 // title, outcome and duration.
 func spanLine(sp Span) string {
-	return strings.Repeat("  ", sp.Depth) + sp.Kind + " " + sp.Title + " " + sp.Outcome + " " + itoa(int(sp.DurationMS))
+	return strings.Repeat("  ", sp.Depth) + sp.Kind + " " + sp.Title + " " + sp.Outcome + " " + strconv.Itoa(int(sp.DurationMS))
 }
 
 // TestBuildTrace: pre and post pair by tool-use id into one span with its

@@ -104,7 +104,7 @@ func recordItem(l *audit.Record, at time.Time) (Item, bool) {
 		if l.Block {
 			it.Title += " kept going"
 		}
-	case len(l.Marks) == 0 && len(l.ContextBytes) > 0 && !lifecycle(l.Event):
+	case len(l.Marks) == 0 && len(l.ContextBytes) > 0 && !audit.Lifecycle(event.Kind(l.Event)):
 		// Kept only for the context it carried (its bytes are in the
 		// trail): no point of the session's story.
 		return Item{}, false
@@ -176,14 +176,4 @@ func (s *Snapshot) stateItems(sess *state.Session, marked map[markKey]bool) []It
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
-}
-
-// lifecycle reports whether an event of kind k is one of the few of a
-// session's life the trail always keeps (audit.Wanted).
-func lifecycle(k string) bool {
-	switch event.Kind(k) {
-	case event.SessionStart, event.SessionEnd, event.PreCompact, event.SubagentStart, event.SubagentStop:
-		return true
-	}
-	return false
 }

@@ -68,9 +68,6 @@ function showError(msg) {
   e.hidden = !msg;
 }
 
-// Times: the date and the clock time in the user's locale (trace.js).
-function when(t) { return fmtTime(t); }
-
 function ago(t) {
   const s = Math.max(0, (Date.now() - new Date(t).getTime()) / 1000);
   if (s < 60) return Math.round(s) + " s ago";
@@ -198,7 +195,7 @@ async function appendTimeline(id) {
   const ol = $("#timeline");
   for (const it of data.items) {
     ol.append(el("li", { "data-kind": it.kind, "data-verdict": it.verdict || "", "data-time": it.t, class: "k-" + it.kind },
-      el("time", { datetime: it.t }, when(it.t)),
+      el("time", { datetime: it.t }, fmtTime(it.t)),
       el("span", { class: "icon", title: it.kind }, kindIcons[it.kind] || "•"),
       el("span", { class: "title" }, it.title),
       verdict(it.verdict),
@@ -226,7 +223,7 @@ async function renderDecisions() {
   fill("#decisions-table", data.records.slice().reverse().map((r) => {
     const v = r.block ? "block" : r.verdict;
     return el("tr", { "data-id": r.time + " " + r.session, "data-verdict": v },
-      el("td", {}, when(r.time)),
+      el("td", {}, fmtTime(r.time)),
       el("td", {}, r.host),
       el("td", { title: r.session }, el("a", { href: "#/session/" + encodeURIComponent(r.session) }, el("code", {}, shortId(r.session)))),
       el("td", {}, r.host_event),
@@ -254,7 +251,7 @@ function decisionFacets(recs) {
     const n = new Map();
     for (const r of recs) if (r[k]) n.set(r[k], (n.get(r[k]) || 0) + 1);
     $("#facet-" + k).replaceChildren(...[...n.entries()].sort((a, b) => b[1] - a[1]).slice(0, 50)
-      .map(([v, c]) => el("option", { value: v, "data-count": c }, `${c} record${c === 1 ? "" : "s"}`)));
+      .map(([v, c]) => el("option", { value: v, "data-count": c }, records(c))));
   }
 }
 
@@ -283,13 +280,13 @@ async function renderGovernance() {
       el("td", {}, i.status),
       el("td", {}, (i.owned_scope || []).map((p) => el("code", { class: "scope" }, p))),
       el("td", { title: l ? l.session : "" }, l ? [el("a", { href: "#/session/" + encodeURIComponent(l.session) }, el("code", {}, shortId(l.session))), " ", l.host || ""] : "—"),
-      el("td", {}, !l ? "" : l.expired ? el("span", { class: "badge v-ask" }, "expired") : l.expires ? "until " + when(l.expires) : "held"),
+      el("td", {}, !l ? "" : l.expired ? el("span", { class: "badge v-ask" }, "expired") : l.expires ? "until " + fmtTime(l.expires) : "held"),
       el("td", {}, l ? el("button", { class: "release", onclick: () => post("sessions/" + encodeURIComponent(l.session) + "/release", `Release the lease of session ${l.session} on intent ${i.id}?`) }, "Release") : ""));
   }), "No intents: add one with atreides intent add.");
   fill("#expansions-table", g.expansions.map((x) => el("tr", { "data-id": x.id },
     el("td", {}, x.id), el("td", {}, x.intent), el("td", { title: x.session }, el("code", {}, shortId(x.session))),
     el("td", {}, (x.paths || []).map((p) => el("code", { class: "scope" }, p))),
-    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, when(x.time)))), "No requests.");
+    el("td", {}, x.reason || ""), el("td", {}, x.status), el("td", {}, fmtTime(x.time)))), "No requests.");
 }
 
 async function renderLedger() {
@@ -309,7 +306,7 @@ async function renderLedger() {
   $("#ledger-count").replaceChildren(records(l.total), filtered ? [" · ", el("a", { href: "#/ledger" }, "show all")] : "");
   fill("#ledger-table", l.records.slice().reverse().map((r) => el("tr", { "data-id": r.seq },
     el("td", { class: "num" }, r.seq),
-    el("td", {}, when(r.time)),
+    el("td", {}, fmtTime(r.time)),
     el("td", {}, r.files.map((x) => el("code", {}, x.path))),
     el("td", {}, r.change),
     el("td", {}, r.intent || ""),
@@ -344,7 +341,7 @@ async function renderTasks() {
     el("td", {}, k.plans && k.plans.length ? [el("code", {}, k.plans[k.plans.length - 1]), k.approved_plan ? ` (v${k.approved_plan} approved)` : " (not approved)"] : ""))), "No tasks.");
   fill("#errors-table", t.errors.map((x) => el("tr", { "data-id": x.number },
     el("td", { class: "num" }, x.number), el("td", {}, x.type), el("td", {}, x.severity),
-    el("td", {}, x.message), el("td", { class: "num" }, x.count), el("td", {}, when(x.last_seen)), el("td", {}, x.fix || ""))), "No errors.");
+    el("td", {}, x.message), el("td", { class: "num" }, x.count), el("td", {}, fmtTime(x.last_seen)), el("td", {}, x.fix || ""))), "No errors.");
 }
 
 function updateTasksNav(t) {
@@ -360,7 +357,7 @@ async function renderBackground() {
       el("td", { title: t.parent || "" }, t.parent ? el("a", { href: "#/session/" + encodeURIComponent(t.parent) }, el("code", {}, shortId(t.parent))) : ""),
       el("td", {}, t.agent || ""), el("td", {}, t.description || ""),
       el("td", {}, el("span", { class: "badge st-" + t.status }, t.status)),
-      el("td", {}, when(t.created)),
+      el("td", {}, fmtTime(t.created)),
       el("td", { class: "reason" }, t.error || (t.summary || "").split("\n")[0]),
       el("td", {}, pending ? el("button", { class: "cancel", onclick: () => post("background/" + encodeURIComponent(t.id) + "/cancel", `Cancel background task ${t.id}?`) }, "Cancel") : ""));
   }));
