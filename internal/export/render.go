@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/view"
@@ -91,7 +92,7 @@ func (m *md) table(head ...string) {
 func cell(s string) string {
 	lines := splitLines(s)
 	for i, l := range lines {
-		lines[i] = cellEscape.Replace(l)
+		lines[i] = cellEscaper().Replace(l)
 	}
 	s = strings.Join(lines, "<br>")
 	if s == "" {
@@ -100,11 +101,22 @@ func cell(s string) string {
 	return s
 }
 
-// cellEscape is the escaping of a table cell's text. A replacer, not
-// package html: the hook binary links this package, and html's init would
-// run on every hook event; a replacer builds its tables on first use, so
-// one made once costs the hook nothing and a document no rebuild per cell.
-var cellEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "|", `\|`)
+// cellEscaper is the escaping of a table cell's text, made on the first
+// cell. A replacer, not package html, and made on first use, not in a
+// package variable: the hook binary links this package, and any init
+// work here (html's, or a variable's) would run on every hook event.
+func cellEscaper() *strings.Replacer {
+	cellEscape.Do(func() {
+		cellEscape.r = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&#34;", "'", "&#39;", "|", `\|`)
+	})
+	return cellEscape.r
+}
+
+// cellEscape holds cellEscaper's replacer; its zero value needs no init.
+var cellEscape struct {
+	sync.Once
+	r *strings.Replacer
+}
 
 // splitLines is s as lines: real newlines and sanitized ones (\n), each
 // line's spaces folded, blank lines at the ends dropped.
