@@ -65,7 +65,8 @@ func Fallback(p Paths) *Config {
 func (c *Config) IsFallback() bool { return c.fallback }
 
 // dropUnknownNames removes from a screened file tree the rule ids,
-// groups and switches the guard does not know. The screened tree's
+// groups and switches the guard does not know, and the switches whose
+// value is no verdict: the guard would refuse them. The screened tree's
 // mappings and lists under guard are its own (screen builds them), so
 // they are edited in place.
 func dropUnknownNames(v *value) {
@@ -73,20 +74,27 @@ func dropUnknownNames(v *value) {
 	if g == nil || g.kind != kindMapping {
 		return
 	}
-	known := map[string]func(string) bool{
-		"disable": guard.IsRule, "verdicts": guard.IsRule,
-		"groups": guard.IsGroup, "switches": guard.IsSwitch,
+	byName := func(known func(string) bool) func(string, *value) bool {
+		return func(name string, _ *value) bool { return known(name) }
 	}
-	for key, ok := range known {
+	keep := map[string]func(name string, v *value) bool{
+		"disable": byName(guard.IsRule), "verdicts": byName(guard.IsRule),
+		"groups": byName(guard.IsGroup),
+		"switches": func(name string, v *value) bool {
+			_, err := guard.ParseVerdict(str(v))
+			return guard.IsSwitch(name) && err == nil
+		},
+	}
+	for key, ok := range keep {
 		c := g.fields[key]
 		switch {
 		case c == nil:
 		case c.kind == kindList:
-			c.items = slices.DeleteFunc(slices.Clone(c.items), func(it *value) bool { return !ok(str(it)) })
+			c.items = slices.DeleteFunc(slices.Clone(c.items), func(it *value) bool { return !ok(str(it), it) })
 		case c.kind == kindMapping:
 			keys := c.keys[:0:0]
 			for _, k := range c.keys {
-				if ok(k) {
+				if ok(k, c.fields[k]) {
 					keys = append(keys, k)
 				} else {
 					delete(c.fields, k)

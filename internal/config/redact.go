@@ -1,8 +1,9 @@
 package config
 
 import (
-	"net/url"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/store"
 )
 
 // masked stands for a secret's value in what Show prints.
@@ -37,31 +38,14 @@ func redacted(v *value, key string) *value {
 	c := *v
 	switch {
 	case key == "store.dsn":
-		c.scalar = maskDSN(s)
+		// The store's own redaction, which every other printer of the
+		// DSN uses: it also hides a password given as a query
+		// parameter or as a quoted or spaced key=value pair.
+		c.scalar = store.RedactDSN(s)
 	case strings.HasPrefix(key, "otel.headers."):
 		c.scalar = masked
 	default:
 		return v
 	}
 	return &c
-}
-
-// maskDSN is a connection string with its password masked, in either of
-// PostgreSQL's forms: a URL (postgres://user:secret@host/db) or key=value
-// pairs (host=h password=secret).
-func maskDSN(dsn string) string {
-	if u, err := url.Parse(dsn); err == nil && u.Scheme != "" && u.User != nil {
-		if _, has := u.User.Password(); has {
-			u.User = url.UserPassword(u.User.Username(), masked)
-			return u.String()
-		}
-		return dsn
-	}
-	fields := strings.Fields(dsn)
-	for i, f := range fields {
-		if k, _, ok := strings.Cut(f, "="); ok && strings.EqualFold(k, "password") {
-			fields[i] = k + "=" + masked
-		}
-	}
-	return strings.Join(fields, " ")
 }

@@ -220,7 +220,13 @@ func (e *Engine) newRun(ctx context.Context, answered *event.Decision) run {
 // when the state could not be loaded.
 func (e *Engine) update(ctx context.Context, ev *event.Event, r run) (d *event.Decision, ran bool, err error) {
 	e.prepare(ev, r)
-	groups := e.groups(ev, r) | collector.StateKey.Group() | ctxbudget.Key.Group()
+	groups := e.groups(ev, r) | collector.StateKey.Group()
+	if ctxbudget.Counted(ev) {
+		// Only an event whose context is counted (deliver) reads and
+		// writes the budget's section; OpenCode's start of every model
+		// request does neither.
+		groups |= ctxbudget.Key.Group()
+	}
 	err = e.loader.Update(ctx, ev, groups, func(st *State) error {
 		before := marks.Take(st.Session, st.Project, groups)
 		d, ran = e.runHandlers(ev, st, r), true

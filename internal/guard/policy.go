@@ -148,18 +148,29 @@ func Groups() []string { return slices.Clone(ruleGroups) }
 
 // RuleIDs lists every built-in rule id.
 func RuleIDs() []string {
-	seen := map[string]bool{}
 	var out []string
-	for b := range batchesOf(allBatches) {
-		for _, r := range b.rules {
-			if !seen[r.ID.name] {
-				seen[r.ID.name] = true
-				out = append(out, r.ID.name)
-			}
-		}
+	for r := range uniqueRules {
+		out = append(out, r.ID.name)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// uniqueRules yields every built-in rule once: a rule registered under
+// several command names as its first registration says.
+func uniqueRules(yield func(*Rule) bool) {
+	seen := map[string]bool{}
+	for b := range batchesOf(allBatches) {
+		for _, r := range b.rules {
+			if seen[r.ID.name] {
+				continue
+			}
+			seen[r.ID.name] = true
+			if !yield(r) {
+				return
+			}
+		}
+	}
 }
 
 // IsRule reports whether id names a built-in rule.

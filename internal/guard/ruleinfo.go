@@ -23,16 +23,9 @@ type RuleInfo struct {
 // RuleIndex is every built-in rule, by id; a rule registered under
 // several command names is listed once, as its first registration says.
 func RuleIndex() []RuleInfo {
-	seen := map[string]bool{}
 	var out []RuleInfo
-	for b := range batchesOf(allBatches) {
-		for _, r := range b.rules {
-			if seen[r.ID.name] {
-				continue
-			}
-			seen[r.ID.name] = true
-			out = append(out, r.info())
-		}
+	for r := range uniqueRules {
+		out = append(out, r.info())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

@@ -131,10 +131,6 @@ func configErrors(err error) []string {
 		}
 		return out
 	}
-	var d *policy.Degraded
-	if errors.As(err, &d) {
-		err = d.Err
-	}
 	return []string{err.Error()}
 }
 

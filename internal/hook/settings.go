@@ -76,7 +76,7 @@ func NewSettings(root string) *Settings {
 	})
 	s.roster = sync.OnceValue(s.loadRoster)
 	s.policy = sync.OnceValues(func() (*guard.Policy, error) { return policy.ForConfig(s.cfg) })
-	// A broken file leaves the defaults: the policy handler reports it,
+	// A broken file leaves the fallback (Config): configNote reports it,
 	// the session handlers carry on.
 	s.session = sync.OnceValue(func() session.Options {
 		c, _ := s.Config()

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // settingsFile is a settings file as read, ready to be edited and written.
@@ -62,22 +64,41 @@ func readSettings(path, backupDir string) (*settingsFile, error) {
 		f.target = t
 	}
 	f.bk = backupsFor(backupDir, f.target)
-	data, err := os.ReadFile(f.target)
+	data, fi, err := readRegular(f.target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return f, nil
+	case errors.Is(err, errNotRegular):
+		return nil, fmt.Errorf("settings %s is not a regular file", path)
 	case err != nil:
 		return nil, fmt.Errorf("read settings: %w", err)
 	}
-	fi, err := os.Stat(f.target)
-	if err != nil {
-		return nil, fmt.Errorf("stat settings: %w", err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("settings %s is not a regular file", path)
-	}
 	f.exists, f.data, f.mode = true, data, fi.Mode().Perm()
 	return f, nil
+}
+
+// errNotRegular is readRegular's error for a FIFO, device or directory.
+var errNotRegular = errors.New("not a regular file")
+
+// readRegular reads the file at path when it is a regular one. The open
+// does not wait: a FIFO in a settings file's place (the project's files
+// are the agent's to make) would otherwise hold the session start's
+// health check, which reads them, until the host gives up on the hook.
+func readRegular(path string) ([]byte, fs.FileInfo, error) {
+	file, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer file.Close()
+	fi, err := file.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errNotRegular
+	}
+	data, err := io.ReadAll(file)
+	return data, fi, err
 }
 
 // parse parses the file's text, comments stripped for a JSONC host (they

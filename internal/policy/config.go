@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -87,9 +86,15 @@ func defaultProduction(pr guard.Production) bool {
 // check of config.Validate.
 func NameErrors(cfg *config.Config) []config.FieldError {
 	var errs []config.FieldError
-	rules := sync.OnceValue(guard.RuleIDs)
+	// The rule ids are listed on the first unknown one only: a
+	// configuration that checks out (every hook event that reads one)
+	// lists nothing and allocates nothing for them.
+	var rules []string
 	unknownRule := func(id string) string {
-		return fmt.Sprintf("unknown rule id %q%s (see 'atreides check --rules')", id, didYouMean(id, rules()))
+		if rules == nil {
+			rules = guard.RuleIDs()
+		}
+		return fmt.Sprintf("unknown rule id %q%s (see 'atreides check --rules')", id, didYouMean(id, rules))
 	}
 	for i, id := range cfg.Guard.Disable {
 		if !guard.IsRule(id) {

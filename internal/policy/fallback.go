@@ -2,8 +2,6 @@ package policy
 
 import (
 	"errors"
-	"maps"
-	"slices"
 
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -37,24 +35,12 @@ func Usable(p *guard.Policy, err error) (*guard.Policy, error) {
 	return p, err
 }
 
-// fallbackPolicy is the policy of a fallback configuration. The guard's
-// names it does not know are dropped, and switches whose value is no
-// verdict: an unknown rule id or group tightens nothing. Should the guard
-// still refuse the rest, the built-in policy is what is left.
+// fallbackPolicy is the policy of a fallback configuration
+// (config.Fallback), which already holds only what tightens the defaults
+// and only names the guard knows. Should the guard still refuse it, or it
+// switch the guard off, the built-in policy is what is left.
 func fallbackPolicy(c *config.Config) *guard.Policy {
-	cp := *c
-	g := &cp.Guard
-	g.Enabled = true
-	g.Disable = slices.DeleteFunc(slices.Clone(g.Disable), func(id string) bool { return !guard.IsRule(id) })
-	g.Groups = slices.DeleteFunc(slices.Clone(g.Groups), func(n string) bool { return !guard.IsGroup(n) })
-	g.Verdicts = maps.Clone(g.Verdicts)
-	maps.DeleteFunc(g.Verdicts, func(id string, _ config.Verdict) bool { return !guard.IsRule(id) })
-	g.Switches = maps.Clone(g.Switches)
-	maps.DeleteFunc(g.Switches, func(name, v string) bool {
-		_, err := guard.ParseVerdict(v)
-		return !guard.IsSwitch(name) || err != nil
-	})
-	p, err := FromConfig(&cp)
+	p, err := FromConfig(c)
 	if err != nil || p == nil {
 		return guard.DefaultPolicy()
 	}

@@ -36,16 +36,19 @@ func hostLoads(f *event.HostFacts, root, rules string) bool {
 		return true
 	}
 	for _, own := range f.Instructions {
-		if imports(filepath.Join(root, filepath.FromSlash(own)), rules) {
+		if imports(root, filepath.FromSlash(own), rules) {
 			return true
 		}
 	}
 	return false
 }
 
-// imports reports whether the instruction file at path imports rules.
-func imports(path, rules string) bool {
-	file, err := os.Open(path)
+// imports reports whether the instruction file rel below root imports
+// rules. The file is the repository's, so it is opened as the rules file
+// is (openRules): a FIFO or device there must not hold the session start,
+// nor a link send the read out of the project.
+func imports(root, rel, rules string) bool {
+	file, err := openRules(root, rel)
 	if err != nil {
 		return false
 	}

@@ -62,7 +62,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
-		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k, o, ev.HostFacts()))}, nil
+		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k))}, nil
 	}
 	return event.Result{}, nil
 }
@@ -151,7 +151,7 @@ func describeTarget(k *strikes.Strike) string {
 // warning is the warning strike's one line: what failed, how often, and
 // the catalogue's advice for its class. What the escalation will ask is
 // left for the escalation to say.
-func warning(k *strikes.Strike, _ Options, _ *event.HostFacts) string {
+func warning(k *strikes.Strike) string {
 	return fmt.Sprintf("atreides: %s failed %d times in a row (%s). %s", describeTarget(k), k.Count, k.Class, adviceFor(k.Class))
 }
 

@@ -305,13 +305,7 @@ var Key = state.RegisterProject(1, "todos", "", (*Todos).fields,
 // section is left out.
 func (g *Todos) tasks(c *binrec.Codec) {
 	if c.Decoding() {
-		for range c.R.Count(2) {
-			var id, task int
-			c.Int(&id, &task)
-			if t := g.Todo(id); t != nil {
-				t.Task = task
-			}
-		}
+		g.decodeTasks(c)
 		return
 	}
 	n := 0
@@ -327,6 +321,28 @@ func (g *Todos) tasks(c *binrec.Codec) {
 	for _, t := range g.List {
 		if t.Task != 0 {
 			c.Int(&t.ID, &t.Task)
+		}
+	}
+}
+
+// decodeTasks reads the (todo id, task number) pairs back. The todos are
+// indexed by id once, on the first pair: Todo walks the list, and a walk
+// per pair would grow with the square of the list on every load.
+func (g *Todos) decodeTasks(c *binrec.Codec) {
+	var at map[int]int // todo id → index in List; the first of an id, as Todo finds
+	for range c.R.Count(2) {
+		var id, task int
+		c.Int(&id, &task)
+		if at == nil {
+			at = make(map[int]int, len(g.List))
+			for i := range g.List {
+				if _, dup := at[g.List[i].ID]; !dup {
+					at[g.List[i].ID] = i
+				}
+			}
+		}
+		if i, ok := at[id]; ok {
+			g.List[i].Task = task
 		}
 	}
 }

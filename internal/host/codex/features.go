@@ -1,8 +1,6 @@
 package codex
 
 import (
-	"os"
-
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/install"
 )
@@ -12,8 +10,9 @@ import (
 // codex_hooks = false [docs]. A file that cannot be read or parsed says
 // nothing here (the MCP check reports it).
 func hooksOff(path string) string {
-	src, err := os.ReadFile(path)
-	if err != nil {
+	// Read as every Codex file is (a FIFO there is refused, not waited on).
+	src, exists, err := mcpFile(path, "").Read()
+	if err != nil || !exists {
 		return ""
 	}
 	doc, err := decodeTOML(path, src)
