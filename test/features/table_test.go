@@ -1,0 +1,200 @@
+package features
+
+// The feature table. A cell is one line: {feature, host, how it is proven}.
+// To add or change one, edit its line and run
+//
+//	go test ./test/features/ -run TestFeatureTable -update
+//
+// e2e(...) names tests of test/e2e that drive the host's real CLI;
+// proc(...) names process tests ("internal/pkg.TestName") that feed the
+// host's payload shapes through atreides; cannot(reason, tests...) is a
+// host without the event or field (the tests show it with the real CLI);
+// missing(note) is a gap atreides has there; unproven(note) is a claim no
+// test proves yet. Subtests are written as go test names them
+// ("TestGemini/DeniedCommand").
+
+// Feature is a row of the table.
+type Feature struct {
+	ID    string // the key the cells use
+	Title string
+	What  string // one or two sentences for a user
+	Doc   string // its documentation page, "docs/x.md", if any
+}
+
+var features = []Feature{
+	{"guard", "guard: shell, files, secrets", "Every shell command and file access is judged (allow, ask, deny) before it runs.", "docs/guard-policy.md"},
+	{"ask", "how an ask arrives", "What the user sees when the guard's verdict is ask.", "docs/guard-policy.md"},
+	{"start", "session start context", "The identity, open todos and warnings reach the model when the session starts.", ""},
+	{"strikes", "phases and strikes", "Phase changes are announced; three failures of the same command bring the recovery protocol.", ""},
+	{"todos", "todos keep the agent going", "A stop with an open todo of the session's own is held back, a bounded number of times.", "docs/work-items.md"},
+	{"compaction", "compaction memory", "What matters (todos, anchors, phase) is saved before a compaction and given back after.", ""},
+	{"rules", "nested rules", "A directory's AGENTS.md and conditional rules reach the agent when it reads or edits a file there.", "docs/rules.md"},
+	{"keywords", "keyword modes", "A keyword in the user's prompt (ultrawork) brings the mode's instructions.", "docs/keywords.md"},
+	{"comments", "comment checker", "A write full of narrating comments brings a note naming the lines.", "docs/comments.md"},
+	{"outputs", "output cut", "A huge tool output is cut to its head and tail, the whole saved to a file.", "docs/outputs.md"},
+	{"delegation", "delegation limits", "Depth, cycles and redirects of subagent delegation are enforced.", "docs/delegation.md"},
+	{"agents", "agents", "The roster's agents are installed into the host in its own form.", "docs/agents.md"},
+	{"background", "background tasks", "A task runs in a headless child of the host, supervised by atreides.", "docs/background.md"},
+	{"slash", "slash commands", "The /at-* commands of the task board.", "docs/tasks.md"},
+	{"governance", "governance", "Intents give each agent an owned scope; writes outside it are refused.", "docs/ledger.md"},
+	{"audit", "audit log, trace ledger", "Every decision is in the audit trail; every change in the signed ledger.", "docs/audit.md"},
+	{"mcp", "tools over MCP", "The agent's tools (todos, intents, background tasks, status).", ""},
+}
+
+// issue36 marks the gaps tracked by issue 36, by item.
+const issue36 = "issue 36, item "
+
+var rows = []Row{
+	{"guard", "claude", e2e("TestClaude/DeniedCommand", "TestClaude/ObfuscatedDestructive", "TestSelfProtection")},
+	{"guard", "gemini", e2e("TestGemini/DeniedCommand", "TestExtensionGemini")},
+	{"guard", "codex", e2e("TestCodex/DeniedCommand")},
+	{"guard", "opencode", e2e("TestOpenCodeGuard")},
+	{"guard", "copilot", e2e("TestCopilot/DeniedCommand", "TestCopilot/SecretReads")},
+	{"guard", "qwen", e2e("TestQwen/DeniedCommand", "TestQwen/SecretRead")},
+	{"guard", "cline", e2e("TestCline/DeniedCommand", "TestCline/SecretRead", "TestCline/EditorWriteRefused")},
+	{"guard", "kilo", e2e("TestKiloGuard")},
+
+	{"ask", "claude", proc("internal/host/all.TestConformance/claude").with("asks the user")},
+	{"ask", "gemini", proc("internal/host/all.TestConformance/gemini").with("a deny telling the model to ask")},
+	{"ask", "codex", e2e("TestCodex/AskIsDenied").with("a deny telling the model to ask")},
+	{"ask", "opencode", proc("internal/host/opencode.TestEncodeAskBecomesBlock").with("a block telling the model to ask")},
+	{"ask", "copilot", e2e("TestCopilot/AskIsRefusedWithTheReason").with("asks; `-p` refuses with the reason")},
+	{"ask", "qwen", e2e("TestQwen/AskIsRefusedHeadless").with("asks; headless refuses with the reason")},
+	{"ask", "cline", proc("internal/host/cline.TestRefusedCommandRuns", "internal/host/all.TestConformance/cline").with("a stand-in command telling the model to ask")},
+	{"ask", "kilo", proc("internal/host/all.TestConformance/kilo").with("a block telling the model to ask")},
+
+	{"start", "claude", e2e("TestClaude/SessionStartContext")},
+	{"start", "gemini", e2e("TestGemini/SessionStartContext")},
+	{"start", "codex", e2e("TestCodex/SessionStartContext")},
+	{"start", "opencode", e2e("TestOpenCodeGuard").with("in every main request's system prompt")},
+	{"start", "copilot", e2e("TestCopilot/SessionStartContext")},
+	{"start", "qwen", e2e("TestQwen/SessionStartContext")},
+	{"start", "cline", e2e("TestCline/SessionContext").with("at the first tool call: TaskStart's answer is not read")},
+	{"start", "kilo", e2e("TestKiloGuard").with("in every main request's system prompt")},
+
+	{"strikes", "claude", e2e("TestClaudeSession", "TestRosterClaudeStilgar")},
+	{"strikes", "gemini", proc("internal/host/gemini.TestDecodeAfterToolFailure").with("failures count only when the response has an error field; `Exit Code: 1` in the output does not (" + issue36 + "2)")},
+	{"strikes", "codex", unproven("no exit code reaches the hook, so only strong failure markers count (" + issue36 + "2)")},
+	{"strikes", "opencode", unproven("the shared engine counts the failures OpenCode's tool.execute.after reports; no test drives three on OpenCode")},
+	{"strikes", "copilot", unproven("the shared engine counts the failures postToolUse reports; no test drives three on Copilot")},
+	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures")},
+	{"strikes", "cline", unproven("the shared engine counts the failures PostToolUse reports; no test drives three on Cline")},
+	{"strikes", "kilo", unproven("the plugin is OpenCode's; no test drives three failures on Kilo")},
+
+	{"todos", "claude", e2e("TestClaude/StopBlocksOnceForTodos", "TestClaudeSession", "TestClaudeTaskTools")},
+	{"todos", "gemini", e2e("TestGemini/AfterAgentKeepsGoingOnceForTodos")},
+	{"todos", "codex", e2e("TestCodex/StopBlocksOnceForTodos")},
+	{"todos", "opencode", e2e("TestOpenCodeTodoContinuation").with("through `opencode serve`; `opencode run` ends at the first idle")},
+	{"todos", "copilot", e2e("TestCopilot/AgentStopKeepsGoingOnceForTodos").with("atreides's todos only: Copilot's own list is in an SQL table atreides cannot see")},
+	{"todos", "qwen", e2e("TestQwen/StopKeepsGoingOnceForTodos")},
+	{"todos", "cline", cannot("Cline 3.0.65 does not read TaskComplete's answer", "TestCline/StopCannotContinue")},
+	{"todos", "kilo", e2e("TestKiloTodoContinuation").with("through `kilo serve`; `kilo run` ends at the first idle")},
+
+	{"compaction", "claude", e2e("TestClaudeSession")},
+	{"compaction", "gemini", missing("PreCompress is not installed and nothing is given back after `/compress` (" + issue36 + "2)")},
+	{"compaction", "codex", unproven("given back only if Codex sends SessionStart with source `compact`; no test shows it (" + issue36 + "2)")},
+	{"compaction", "opencode", e2e("TestOpenCodeTodoContinuation")},
+	{"compaction", "copilot", cannot("Copilot 1.0.102 fires preCompact before a compaction and nothing after, so nothing can be given back (docs/copilot.md)")},
+	{"compaction", "qwen", e2e("TestQwen/CompactionMemory").with("one request late")},
+	{"compaction", "cline", cannot("Cline 3.0.65 never fires PreCompact (docs/cline.md)")},
+	{"compaction", "kilo", e2e("TestKiloTodoContinuation")},
+
+	{"rules", "claude", e2e("TestClaudeNestedRules", "TestClaudeNestedRulesHostLoads")},
+	{"rules", "gemini", e2e("TestGeminiNestedRules")},
+	{"rules", "codex", cannot("the pinned Codex has no read tool: the model reads files with shell commands (" + issue36 + "2 asks for shell reads)", "TestCodexNestedRules")},
+	{"rules", "opencode", e2e("TestOpenCodeNestedRules").with("OpenCode attaches AGENTS.md itself; atreides adds the rest")},
+	{"rules", "copilot", e2e("TestCopilot/NestedRules").with("Copilot attaches AGENTS.md itself; atreides adds the rest")},
+	{"rules", "qwen", e2e("TestQwen/NestedRules")},
+	{"rules", "cline", e2e("TestCline/NestedRules").with("Cline loads AGENTS.md and .clinerules itself")},
+	{"rules", "kilo", e2e("TestKiloContext")},
+
+	{"keywords", "claude", e2e("TestClaudeKeywordModes")},
+	{"keywords", "gemini", unproven("the shared UserPromptSubmit path; no test on Gemini CLI")},
+	{"keywords", "codex", unproven("the shared UserPromptSubmit path; no test on Codex")},
+	{"keywords", "opencode", proc("internal/session.TestKeywordModes").with("from chat.message")},
+	{"keywords", "copilot", unproven("the shared userPromptSubmitted path; no test on Copilot")},
+	{"keywords", "qwen", unproven("the shared UserPromptSubmit path; no test on Qwen Code")},
+	{"keywords", "cline", unproven("the shared UserPromptSubmit path; no test on Cline")},
+	{"keywords", "kilo", unproven("OpenCode's plugin; no test on Kilo")},
+
+	{"comments", "claude", e2e("TestClaudeCommentChecker")},
+	{"comments", "gemini", unproven("the shared post-write path; no test on Gemini CLI")},
+	{"comments", "codex", unproven("the shared post-write path; no test on Codex")},
+	{"comments", "opencode", unproven("the shared post-write path; no test on OpenCode")},
+	{"comments", "copilot", unproven("the shared post-write path; no test on Copilot")},
+	{"comments", "qwen", unproven("the shared post-write path; no test on Qwen Code")},
+	{"comments", "cline", unproven("the shared post-write path; no test on Cline")},
+	{"comments", "kilo", unproven("the shared post-write path; no test on Kilo")},
+
+	{"outputs", "claude", e2e("TestClaudeOutputCut", "TestClaudeMCPOutputCut")},
+	{"outputs", "gemini", cannot("Gemini CLI 0.61.0 reads no replacement of a tool's output from AfterTool; it cuts large shell output itself", "TestGeminiOutputNotReplaced", "internal/host/gemini.TestNoOutputReplacement")},
+	{"outputs", "codex", e2e("TestCodexOutputCut").with("Codex cuts to about 10 KB first; atreides cuts below a lower limit")},
+	{"outputs", "opencode", e2e("TestOpenCodeOutputCut")},
+	{"outputs", "copilot", e2e("TestCopilot/OutputCut").with("below ~20 KB; Copilot files larger outputs itself")},
+	{"outputs", "qwen", cannot("Qwen Code reads no replacement of a tool's output from a hook and saves large outputs itself (docs/qwen.md)")},
+	{"outputs", "cline", cannot("Cline reads no replacement of a tool's output from a hook (docs/cline.md)")},
+	{"outputs", "kilo", e2e("TestKiloContext")},
+
+	{"delegation", "claude", e2e("TestDelegationLimitsDefaultConfig", "TestGovernanceDelegationDepth")},
+	{"delegation", "gemini", proc("internal/delegation.TestTargetAndRetarget").with("the target is read from invoke_agent's agent_name; depth and cycles are not driven on Gemini CLI")},
+	{"delegation", "codex", e2e("TestCodex/RedirectIsDenied").with("a redirect is a deny naming the input to use; `spawn_agent` depth and cycles not driven (" + issue36 + "2)")},
+	{"delegation", "opencode", missing("a grandchild session is recorded under its child as depth 1, so depth and cycles do not hold past the first level (" + issue36 + "1)")},
+	{"delegation", "copilot", unproven("no test drives a Copilot delegation")},
+	{"delegation", "qwen", e2e("TestQwen/DelegationRedirectRefused").with("a redirect is a deny naming the input to use")},
+	{"delegation", "cline", unproven("a spawn_agent sub-agent's calls are guarded (TestCline/SubagentGuarded); no test drives a delegation limit")},
+	{"delegation", "kilo", unproven("OpenCode's plugin; no test drives a Kilo delegation")},
+
+	{"agents", "claude", e2e("TestRosterClaudeStilgar", "TestClaudeSeesAtreidesNames")},
+	{"agents", "gemini", e2e("TestRosterGeminiAgents")},
+	{"agents", "codex", e2e("TestRosterCodexAgents")},
+	{"agents", "opencode", e2e("TestRosterOpenCode").with("given by the plugin in memory; a child session is told it is the lead agent (" + issue36 + "1)")},
+	{"agents", "copilot", e2e("TestCopilot/MCPToolsAndAgents").with("as `.agent.md` files")},
+	{"agents", "qwen", e2e("TestQwen/SlashCommandAndAgents")},
+	{"agents", "cline", cannot("Cline's spawn_agent takes the sub-agent's prompt in the call: there are no agent files to install (docs/cline.md)")},
+	{"agents", "kilo", unproven("the plugin gives the roster to Kilo as it does to OpenCode; no test checks it in Kilo")},
+
+	{"background", "claude", e2e("TestBackgroundClaude").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
+	{"background", "gemini", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
+	{"background", "codex", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
+	{"background", "opencode", e2e("TestOpenCodeBackground").with("a child session started by the plugin")},
+	{"background", "copilot", unproven("`copilot -p` is the default command (background.commands); no test runs it")},
+	{"background", "qwen", e2e("TestQwenBackground")},
+	{"background", "cline", e2e("TestClineBackground").with("no resume: Cline's output names no session")},
+	{"background", "kilo", e2e("TestKiloBackground")},
+
+	{"slash", "claude", e2e("TestTasksClaude")},
+	{"slash", "gemini", proc("internal/host/gemini.TestCommandForm", "internal/host/gemini.TestCommandsRoundTrip").with("installed as TOML commands; not run in Gemini CLI by a test")},
+	{"slash", "codex", cannot("Codex has no prompt files")},
+	{"slash", "opencode", e2e("TestTasksOpenCode")},
+	{"slash", "copilot", cannot("Copilot has no user command files")},
+	{"slash", "qwen", e2e("TestQwen/SlashCommandAndAgents")},
+	{"slash", "cline", e2e("TestCline/SlashCommand").with("as workflows")},
+	{"slash", "kilo", unproven("installed in `.kilo/commands/`; no test runs one in Kilo")},
+
+	{"governance", "claude", e2e("TestGovernance")},
+	{"governance", "gemini", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Gemini's tools; an MCP select binds to the most recent session, not the caller's (" + issue36 + "2)")},
+	{"governance", "codex", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Codex's tools; an MCP select binds to the most recent session, not the caller's (" + issue36 + "2)")},
+	{"governance", "opencode", unproven("no test drives an intent on OpenCode")},
+	{"governance", "copilot", unproven("no test drives an intent on Copilot")},
+	{"governance", "qwen", e2e("TestQwen/GovernanceAndLedger")},
+	{"governance", "cline", unproven("no test drives an intent on Cline")},
+	{"governance", "kilo", unproven("no test drives an intent on Kilo")},
+
+	{"audit", "claude", e2e("TestClaudeAuditLog", "TestGovernance")},
+	{"audit", "gemini", unproven("every hook is audited by the shared engine; no test reads Gemini's trail")},
+	{"audit", "codex", unproven("every hook is audited by the shared engine; no test reads Codex's trail")},
+	{"audit", "opencode", unproven("every hook is audited by the shared engine; no test reads OpenCode's trail")},
+	{"audit", "copilot", unproven("every hook is audited by the shared engine; no test reads Copilot's trail")},
+	{"audit", "qwen", e2e("TestQwen/GovernanceAndLedger", "TestQwen/CompactionMemory")},
+	{"audit", "cline", unproven("every hook is audited by the shared engine; no test reads Cline's trail")},
+	{"audit", "kilo", unproven("every hook is audited by the shared engine; no test reads Kilo's trail")},
+
+	{"mcp", "claude", e2e("TestGovernance", "TestBackgroundClaude")},
+	{"mcp", "gemini", e2e("TestGeminiMCPTools")},
+	{"mcp", "codex", e2e("TestCodexMCPTools", "TestCodexMCPToolsUntrusted").with("a project install offers no tools until the project is trusted")},
+	{"mcp", "opencode", e2e("TestOpenCodeBackground").with("the plugin's tools")},
+	{"mcp", "copilot", e2e("TestCopilot/MCPToolsAndAgents")},
+	{"mcp", "qwen", e2e("TestQwen/MCPTools")},
+	{"mcp", "cline", e2e("TestCline/MCPTools").with("`--user` only: Cline reads MCP servers from its data directory")},
+	{"mcp", "kilo", e2e("TestKiloBackground").with("the plugin's tools")},
+}
