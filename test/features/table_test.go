@@ -41,9 +41,6 @@ var features = []Feature{
 	{"mcp", "tools over MCP", "The agent's tools (todos, intents, background tasks, status).", ""},
 }
 
-// issue36 marks the gaps tracked by issue 36, by item.
-const issue36 = "issue 36, item "
-
 var rows = []Row{
 	{"guard", "claude", e2e("TestClaude/DeniedCommand", "TestClaude/ObfuscatedDestructive", "TestSelfProtection")},
 	{"guard", "gemini", e2e("TestGemini/DeniedCommand", "TestExtensionGemini")},
@@ -73,8 +70,8 @@ var rows = []Row{
 	{"start", "kilo", e2e("TestKiloGuard").with("in every main request's system prompt")},
 
 	{"strikes", "claude", e2e("TestClaudeSession", "TestRosterClaudeStilgar")},
-	{"strikes", "gemini", proc("internal/host/gemini.TestDecodeAfterToolFailure").with("failures count only when the response has an error field; `Exit Code: 1` in the output does not (" + issue36 + "2)")},
-	{"strikes", "codex", unproven("no exit code reaches the hook, so only strong failure markers count (" + issue36 + "2)")},
+	{"strikes", "gemini", proc("internal/host/gemini.TestDecodeAfterToolFailure").with("failures count only when the response has an error field; `Exit Code: 1` in the output does not (issue 36, item 2)")},
+	{"strikes", "codex", unproven("no exit code reaches the hook, so only strong failure markers count (issue 36, item 2)")},
 	{"strikes", "opencode", unproven("the shared engine counts the failures OpenCode's tool.execute.after reports; no test drives three on OpenCode")},
 	{"strikes", "copilot", unproven("the shared engine counts the failures postToolUse reports; no test drives three on Copilot")},
 	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures")},
@@ -91,8 +88,8 @@ var rows = []Row{
 	{"todos", "kilo", e2e("TestKiloTodoContinuation").with("through `kilo serve`; `kilo run` ends at the first idle")},
 
 	{"compaction", "claude", e2e("TestClaudeSession")},
-	{"compaction", "gemini", missing("PreCompress is not installed and nothing is given back after `/compress` (" + issue36 + "2)")},
-	{"compaction", "codex", unproven("given back only if Codex sends SessionStart with source `compact`; no test shows it (" + issue36 + "2)")},
+	{"compaction", "gemini", missing("PreCompress is not installed and nothing is given back after `/compress` (issue 36, item 2)")},
+	{"compaction", "codex", unproven("given back only if Codex sends SessionStart with source `compact`; no test shows it (issue 36, item 2)")},
 	{"compaction", "opencode", e2e("TestOpenCodeTodoContinuation")},
 	{"compaction", "copilot", cannot("Copilot 1.0.102 fires preCompact before a compaction and nothing after, so nothing can be given back (docs/copilot.md)")},
 	{"compaction", "qwen", e2e("TestQwen/CompactionMemory").with("one request late")},
@@ -101,7 +98,7 @@ var rows = []Row{
 
 	{"rules", "claude", e2e("TestClaudeNestedRules", "TestClaudeNestedRulesHostLoads")},
 	{"rules", "gemini", e2e("TestGeminiNestedRules")},
-	{"rules", "codex", cannot("the pinned Codex has no read tool: the model reads files with shell commands (" + issue36 + "2 asks for shell reads)", "TestCodexNestedRules")},
+	{"rules", "codex", cannot("the pinned Codex has no read tool: the model reads files with shell commands (issue 36, item 2 asks for shell reads)", "TestCodexNestedRules")},
 	{"rules", "opencode", e2e("TestOpenCodeNestedRules").with("OpenCode attaches AGENTS.md itself; atreides adds the rest")},
 	{"rules", "copilot", e2e("TestCopilot/NestedRules").with("Copilot attaches AGENTS.md itself; atreides adds the rest")},
 	{"rules", "qwen", e2e("TestQwen/NestedRules")},
@@ -137,8 +134,8 @@ var rows = []Row{
 
 	{"delegation", "claude", e2e("TestDelegationLimitsDefaultConfig", "TestGovernanceDelegationDepth")},
 	{"delegation", "gemini", proc("internal/delegation.TestTargetAndRetarget").with("the target is read from invoke_agent's agent_name; depth and cycles are not driven on Gemini CLI")},
-	{"delegation", "codex", e2e("TestCodex/RedirectIsDenied").with("a redirect is a deny naming the input to use; `spawn_agent` depth and cycles not driven (" + issue36 + "2)")},
-	{"delegation", "opencode", missing("a grandchild session is recorded under its child as depth 1, so depth and cycles do not hold past the first level (" + issue36 + "1)")},
+	{"delegation", "codex", e2e("TestCodex/RedirectIsDenied").with("a redirect is a deny naming the input to use; `spawn_agent` depth and cycles not driven (issue 36, item 2)")},
+	{"delegation", "opencode", missing("a grandchild session is recorded under its child as depth 1, so depth and cycles do not hold past the first level (issue 36, item 1)")},
 	{"delegation", "copilot", unproven("no test drives a Copilot delegation")},
 	{"delegation", "qwen", e2e("TestQwen/DelegationRedirectRefused").with("a redirect is a deny naming the input to use")},
 	{"delegation", "cline", unproven("a spawn_agent sub-agent's calls are guarded (TestCline/SubagentGuarded); no test drives a delegation limit")},
@@ -147,15 +144,15 @@ var rows = []Row{
 	{"agents", "claude", e2e("TestRosterClaudeStilgar", "TestClaudeSeesAtreidesNames")},
 	{"agents", "gemini", e2e("TestRosterGeminiAgents")},
 	{"agents", "codex", e2e("TestRosterCodexAgents")},
-	{"agents", "opencode", e2e("TestRosterOpenCode").with("given by the plugin in memory; a child session is told it is the lead agent (" + issue36 + "1)")},
+	{"agents", "opencode", e2e("TestRosterOpenCode").with("given by the plugin in memory; a child session is told it is the lead agent (issue 36, item 1)")},
 	{"agents", "copilot", e2e("TestCopilot/MCPToolsAndAgents").with("as `.agent.md` files")},
 	{"agents", "qwen", e2e("TestQwen/SlashCommandAndAgents")},
 	{"agents", "cline", cannot("Cline's spawn_agent takes the sub-agent's prompt in the call: there are no agent files to install (docs/cline.md)")},
 	{"agents", "kilo", unproven("the plugin gives the roster to Kilo as it does to OpenCode; no test checks it in Kilo")},
 
-	{"background", "claude", e2e("TestBackgroundClaude").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
-	{"background", "gemini", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
-	{"background", "codex", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (" + issue36 + "4)")},
+	{"background", "claude", e2e("TestBackgroundClaude").with("runs, but not yet with the agent's permissions and model (issue 36, item 4)")},
+	{"background", "gemini", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (issue 36, item 4)")},
+	{"background", "codex", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (issue 36, item 4)")},
 	{"background", "opencode", e2e("TestOpenCodeBackground").with("a child session started by the plugin")},
 	{"background", "copilot", unproven("`copilot -p` is the default command (background.commands); no test runs it")},
 	{"background", "qwen", e2e("TestQwenBackground")},
@@ -172,8 +169,8 @@ var rows = []Row{
 	{"slash", "kilo", unproven("installed in `.kilo/commands/`; no test runs one in Kilo")},
 
 	{"governance", "claude", e2e("TestGovernance")},
-	{"governance", "gemini", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Gemini's tools; an MCP select binds to the most recent session, not the caller's (" + issue36 + "2)")},
-	{"governance", "codex", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Codex's tools; an MCP select binds to the most recent session, not the caller's (" + issue36 + "2)")},
+	{"governance", "gemini", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Gemini's tools; an MCP select binds to the most recent session, not the caller's (issue 36, item 2)")},
+	{"governance", "codex", proc("internal/governance.TestGateNamesHostsTools").with("the gate names Codex's tools; an MCP select binds to the most recent session, not the caller's (issue 36, item 2)")},
 	{"governance", "opencode", unproven("no test drives an intent on OpenCode")},
 	{"governance", "copilot", unproven("no test drives an intent on Copilot")},
 	{"governance", "qwen", e2e("TestQwen/GovernanceAndLedger")},
