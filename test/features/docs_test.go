@@ -1,0 +1,113 @@
+package features
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// dottedKey is an inline code span that reads as a configuration key:
+// section.key[.key...], ids and map keys included.
+var dottedKey = regexp.MustCompile("`([a-z_]+(?:\\.[A-Za-z0-9_*\"-]+)+)`")
+
+// notKeys are code spans that look like keys and are not: files, rule
+// ids, span attributes, Go identifiers.
+var notKeys = map[string]bool{
+	"state.db": true, "state.json": true, "audit.jsonl": true, // files
+	"delegation.depth": true, "delegation.cycle": true, "delegation.no-todo": true, // rule ids
+	"session.id":         true,                         // an OpenTelemetry attribute
+	"guard.ShellEffects": true, "tasks.CallerOf": true, // Go identifiers
+}
+
+// TestDocConfigKeys: every configuration key the docs and the README name
+// in code (`context.output.shell`) is a key of docs/config.schema.json, so
+// a renamed or removed key cannot stay documented.
+func TestDocConfigKeys(t *testing.T) {
+	schema := readSchema(t)
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs: %v", err)
+	}
+	files = append(files, filepath.Join(root, "README.md"))
+	checked := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range dottedKey.FindAllStringSubmatch(string(data), -1) {
+			path := strings.Split(m[1], ".")
+			if _, ok := schema.props()[path[0]]; !ok || notKeys[m[1]] {
+				continue // a file name (config.yaml), a rule id (git.push-force): not a key
+			}
+			checked++
+			if !schema.has(path) {
+				t.Errorf("%s: `%s` is no configuration key (docs/config.schema.json)", filepath.Base(f), m[1])
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no configuration key found in the docs")
+	}
+	t.Logf("%d configuration keys checked", checked)
+}
+
+// TestFeatureDocsExist: every page the table links to is there, and the
+// README links to each.
+func TestFeatureDocsExist(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range features {
+		if f.Doc == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(root, f.Doc)); err != nil {
+			t.Errorf("feature %s: its page %s: %v", f.ID, f.Doc, err)
+		}
+		if !strings.Contains(string(readme), "("+f.Doc+")") {
+			t.Errorf("feature %s: the README does not link to %s", f.ID, f.Doc)
+		}
+	}
+}
+
+// node is a JSON Schema object, as far as keys go.
+type node map[string]any
+
+func readSchema(t *testing.T) node {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "docs", "config.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n node
+	if err := json.Unmarshal(data, &n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func (n node) props() map[string]any {
+	p, _ := n["properties"].(map[string]any)
+	return p
+}
+
+// has reports whether the key path leads somewhere in n: a property, or
+// any name where n takes additional properties (a map: agents, modes).
+func (n node) has(path []string) bool {
+	if len(path) == 0 {
+		return true
+	}
+	key := strings.Trim(path[0], `"`)
+	if child, ok := n.props()[key].(map[string]any); ok {
+		return node(child).has(path[1:])
+	}
+	if extra, ok := n["additionalProperties"].(map[string]any); ok {
+		return node(extra).has(path[1:])
+	}
+	return false
+}
