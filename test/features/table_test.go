@@ -183,8 +183,8 @@ var rows = []Row{
 	{"audit", "opencode", unproven("every hook is audited by the shared engine; no test reads OpenCode's trail")},
 	{"audit", "copilot", unproven("every hook is audited by the shared engine; no test reads Copilot's trail")},
 	{"audit", "qwen", e2e("TestQwen/GovernanceAndLedger", "TestQwen/CompactionMemory")},
-	{"audit", "cline", unproven("every hook is audited by the shared engine; no test reads Cline's trail")},
-	{"audit", "kilo", unproven("every hook is audited by the shared engine; no test reads Kilo's trail")},
+	{"audit", "cline", e2e("TestCline/SubagentGuarded", "TestCline/StopCannotContinue").with("the audit trail; the ledger (governance) is not driven on Cline")},
+	{"audit", "kilo", e2e("TestKiloGuard").with("the audit trail; the ledger (governance) is not driven on Kilo")},
 
 	{"mcp", "claude", e2e("TestGovernance", "TestBackgroundClaude")},
 	{"mcp", "gemini", e2e("TestGeminiMCPTools")},
