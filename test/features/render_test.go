@@ -94,16 +94,25 @@ func (t *Table) Summary() string {
 	return b.String()
 }
 
-// testList names tests as `TestX/sub` (dir), grouped by directory.
+// testList names tests as `TestX/sub`, grouped by directory in the
+// order they first appear: "`A`, `B` in test/e2e; `C` in internal/x".
 func testList(refs []string) string {
-	var parts []string
+	var dirs []string
+	names := map[string][]string{}
 	for _, r := range refs {
 		dir, fn, sub := splitRef(r)
 		name := fn
 		if sub != "" {
 			name += "/" + sub
 		}
-		parts = append(parts, "`"+name+"` in "+dir)
+		if _, ok := names[dir]; !ok {
+			dirs = append(dirs, dir)
+		}
+		names[dir] = append(names[dir], "`"+name+"`")
 	}
-	return strings.Join(parts, ", ")
+	parts := make([]string, len(dirs))
+	for i, d := range dirs {
+		parts[i] = strings.Join(names[d], ", ") + " in " + d
+	}
+	return strings.Join(parts, "; ")
 }
