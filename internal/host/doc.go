@@ -73,9 +73,13 @@
 //     internal/config/defaults.yaml, keyed by NAME, then the generator.
 //     These are configuration, not facts: a user overrides them in
 //     config.yaml, so the default lives with the other defaults.
-//  6. Prose for people: the README's host table, docs/, and the scope
-//     flags of install (--local names the one host with a local scope).
-//     They explain, with the host's quirks, more than a list can carry.
+//  6. Prose for people: the host's cells of the feature table
+//     (test/features/table_test.go, which generates docs/features.md and
+//     the README's Hosts table: a column per registry host, so a new host
+//     fails there until each feature says how it is proven), docs/, and
+//     the scope flags of install (--local names the one host with a local
+//     scope). They explain, with the host's quirks, more than a list can
+//     carry.
 //  7. End to end: its pinned CLI in test/e2e/hosts/package.json and
 //     scripts/install-hosts, a hostCLI in test/e2e/hostharness_test.go and
 //     a fake model server package under test/e2e. These drive the real
