@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // dottedKey is an inline code span that reads as a configuration key:
@@ -110,4 +112,34 @@ func (n node) has(path []string) bool {
 		return node(extra).has(path[1:])
 	}
 	return false
+}
+
+// shellBlock is a fenced block of shell: ```sh (with or without an info
+// string after it, such as install-test).
+var shellBlock = regexp.MustCompile("(?s)```(?:sh|bash)[^\n]*\n(.*?)```")
+
+// TestDocShellParses: every shell block of the docs and the README is
+// valid shell, so a block a user pastes runs as written.
+func TestDocShellParses(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no docs: %v", err)
+	}
+	files = append(files, filepath.Join(root, "README.md"))
+	blocks := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range shellBlock.FindAllStringSubmatch(string(data), -1) {
+			blocks++
+			if _, err := syntax.NewParser().Parse(strings.NewReader(m[1]), ""); err != nil {
+				t.Errorf("%s, shell block %d: %v", filepath.Base(f), i+1, err)
+			}
+		}
+	}
+	if blocks == 0 {
+		t.Fatal("no shell block found in the docs")
+	}
 }
