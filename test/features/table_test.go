@@ -115,11 +115,11 @@ var rows = []Row{
 	{"keywords", "kilo", unproven("OpenCode's plugin; no test on Kilo")},
 
 	{"comments", "claude", e2e("TestClaudeCommentChecker")},
-	{"comments", "gemini", unproven("the shared post-write path; no test on Gemini CLI")},
-	{"comments", "codex", unproven("the shared post-write path; no test on Codex")},
-	{"comments", "opencode", unproven("the shared post-write path; no test on OpenCode")},
-	{"comments", "copilot", unproven("the shared post-write path; no test on Copilot")},
-	{"comments", "qwen", unproven("the shared post-write path; no test on Qwen Code")},
+	{"comments", "gemini", proc("internal/host/gemini.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "codex", proc("internal/host/codex.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "opencode", proc("internal/host/opencode.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "copilot", proc("internal/host/copilot.TestDecodeEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "qwen", proc("internal/host/qwen.TestDecodeUncapturedEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "cline", unproven("the shared post-write path; no test on Cline")},
 	{"comments", "kilo", unproven("the shared post-write path; no test on Kilo")},
 
