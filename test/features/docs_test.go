@@ -77,6 +77,31 @@ func TestFeatureDocsExist(t *testing.T) {
 	}
 }
 
+// featureLink is a link to a section of docs/features.md.
+var featureLink = regexp.MustCompile(`features\.md#([a-z0-9_-]+)`)
+
+// TestFeatureLinks: every link into docs/features.md, from the docs and
+// the README, names a feature's section.
+func TestFeatureLinks(t *testing.T) {
+	sections := map[string]bool{}
+	for _, f := range features {
+		sections[slug(f.Title)] = true
+	}
+	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	files = append(files, filepath.Join(root, "README.md"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range featureLink.FindAllStringSubmatch(string(data), -1) {
+			if !sections[m[1]] {
+				t.Errorf("%s: features.md#%s is no feature's section", filepath.Base(f), m[1])
+			}
+		}
+	}
+}
+
 // node is a JSON Schema object, as far as keys go.
 type node map[string]any
 

@@ -39,12 +39,14 @@ func (t *Table) Cell(feature, host string) (Cell, bool) {
 	return c, ok
 }
 
-// matrix is the table of marks, one row per feature.
-func (t *Table) matrix(b *strings.Builder) {
+// matrix is the table of marks, one row per feature, each feature's name
+// a link to its section of docs/features.md (page: the path to it from
+// where the table is shown).
+func (t *Table) matrix(b *strings.Builder, page string) {
 	b.WriteString("| feature | " + strings.Join(t.Hosts, " | ") + " |\n|---|")
 	b.WriteString(strings.Repeat("---|", len(t.Hosts)) + "\n")
 	for _, f := range t.Features {
-		b.WriteString("| " + f.Title + " |")
+		b.WriteString("| [" + f.Title + "](" + page + "#" + slug(f.Title) + ") |")
 		for _, h := range t.Hosts {
 			c, _ := t.Cell(f.ID, h)
 			b.WriteString(" " + c.Kind.Mark() + " |")
@@ -61,7 +63,7 @@ func (t *Table) Markdown() string {
 	b.WriteString("What each host gets from atreides, and the tests that prove it. " + legend +
 		" The table is Go code in `test/features/table_test.go`; a test fails when a test it names is gone, " +
 		"or when this page or the README's summary differs from what the table generates.\n\n")
-	t.matrix(&b)
+	t.matrix(&b, "")
 	for _, f := range t.Features {
 		fmt.Fprintf(&b, "\n## %s\n\n%s", f.Title, f.What)
 		if f.Doc != "" {
@@ -88,7 +90,7 @@ func (t *Table) Markdown() string {
 func (t *Table) Summary() string {
 	var b strings.Builder
 	b.WriteString(generatedBy + "\n\n")
-	t.matrix(&b)
+	t.matrix(&b, "docs/features.md")
 	b.WriteString("\n" + legend + " Each cell's tests, and the reason behind each ✗ and ?, are in " +
 		"[docs/features.md](docs/features.md).\n")
 	return b.String()
@@ -115,4 +117,19 @@ func testList(refs []string) string {
 		parts[i] = strings.Join(names[d], ", ") + " in " + d
 	}
 	return strings.Join(parts, "; ")
+}
+
+// slug is a heading's anchor as GitHub makes it: lower case, spaces as
+// hyphens, other punctuation dropped.
+func slug(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
