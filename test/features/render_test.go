@@ -61,8 +61,9 @@ func (t *Table) Markdown() string {
 	var b strings.Builder
 	b.WriteString(generatedBy + "\n\n# Features by host\n\n")
 	b.WriteString("What each host gets from atreides, and the tests that prove it. " + legend +
-		" The table is Go code in `test/features/table_test.go`; a test fails when a test it names is gone, " +
-		"or when this page or the README's summary differs from what the table generates.\n\n")
+		" The table is Go code in `test/features/table_test.go`, one line per feature and host; a test fails when a test it names is gone, " +
+		"when a host of the registry has no cell, or when this page or the README's summary differs from what the table generates. " +
+		"To change a cell, edit its line and run `go test ./test/features/ -run TestFeatureTable -update`.\n\n")
 	t.matrix(&b, "")
 	for _, f := range t.Features {
 		fmt.Fprintf(&b, "\n## %s\n\n%s", f.Title, f.What)
