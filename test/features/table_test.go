@@ -106,8 +106,8 @@ var rows = []Row{
 	{"rules", "kilo", e2e("TestKiloContext")},
 
 	{"keywords", "claude", e2e("TestClaudeKeywordModes")},
-	{"keywords", "gemini", unproven("the shared UserPromptSubmit path; no test on Gemini CLI")},
-	{"keywords", "codex", unproven("the shared UserPromptSubmit path; no test on Codex")},
+	{"keywords", "gemini", e2e("TestGeminiKeywordModes").with("from BeforeAgent")},
+	{"keywords", "codex", e2e("TestCodexKeywordModes")},
 	{"keywords", "opencode", proc("internal/session.TestKeywordModes").with("from chat.message")},
 	{"keywords", "copilot", unproven("the shared userPromptSubmitted path; no test on Copilot")},
 	{"keywords", "qwen", unproven("the shared UserPromptSubmit path; no test on Qwen Code")},

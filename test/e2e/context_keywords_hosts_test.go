@@ -1,0 +1,51 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
+)
+
+// TestGeminiKeywordModes: "ultrawork" in a Gemini CLI prompt brings the
+// mode's block (BeforeAgent's context) into the request the model
+// receives; a prompt that only names a file ulw.go brings nothing.
+func TestGeminiKeywordModes(t *testing.T) {
+	geminiCLI.require(t)
+	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{fg.Text("On it."), fg.Text("Read it.")}})
+	p.writeGeminiHooks()
+	p.Run("ultrawork: tidy up the notes")
+	p.Run("open ulw.go and summarise it")
+
+	main := p.Fake.Main()
+	if len(main) != 2 {
+		t.Fatalf("got %d conversation requests, want 2", len(main))
+	}
+	if !main[0].Contains(ultraworkMark) {
+		t.Errorf("the ultrawork prompt's request lacks the mode's block; user texts: %q", main[0].UserTexts())
+	}
+	if main[1].Contains(ultraworkMark) {
+		t.Error("a prompt naming ulw.go brought the ultrawork block")
+	}
+}
+
+// TestCodexKeywordModes: the same through Codex's UserPromptSubmit.
+func TestCodexKeywordModes(t *testing.T) {
+	codexCLI.require(t)
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text("On it."), fo.Text("Read it.")}})
+	p.writeCodexHooks()
+	p.Run("ultrawork: tidy up the notes")
+	p.Run("open ulw.go and summarise it")
+
+	main := p.Fake.Main()
+	if len(main) != 2 {
+		t.Fatalf("got %d model requests, want 2", len(main))
+	}
+	if n := strings.Count(string(main[0].Raw), ultraworkMark); n != 1 {
+		t.Errorf("the ultrawork prompt's request has the mode's block %d times, want 1", n)
+	}
+	if strings.Contains(string(main[1].Raw), ultraworkMark) {
+		t.Error("a prompt naming ulw.go brought the ultrawork block")
+	}
+}
