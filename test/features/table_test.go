@@ -115,7 +115,7 @@ var rows = []Row{
 	{"keywords", "kilo", unproven("OpenCode's plugin; no test on Kilo")},
 
 	{"comments", "claude", e2e("TestClaudeCommentChecker")},
-	{"comments", "gemini", proc("internal/host/gemini.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "gemini", e2e("TestGeminiCommentChecker").with("from AfterTool, with the next request")},
 	{"comments", "codex", proc("internal/host/codex.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "opencode", proc("internal/host/opencode.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "copilot", proc("internal/host/copilot.TestDecodeEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
