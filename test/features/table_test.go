@@ -178,8 +178,8 @@ var rows = []Row{
 	{"governance", "kilo", unproven("no test drives an intent on Kilo")},
 
 	{"audit", "claude", e2e("TestClaudeAuditLog", "TestGovernance")},
-	{"audit", "gemini", unproven("every hook is audited by the shared engine; no test reads Gemini's trail")},
-	{"audit", "codex", unproven("every hook is audited by the shared engine; no test reads Codex's trail")},
+	{"audit", "gemini", e2e("TestGeminiAuditLog").with("the audit trail; the ledger (governance) is not driven on Gemini CLI")},
+	{"audit", "codex", e2e("TestCodexAuditLog").with("the audit trail; the ledger (governance) is not driven on Codex")},
 	{"audit", "opencode", unproven("every hook is audited by the shared engine; no test reads OpenCode's trail")},
 	{"audit", "copilot", unproven("every hook is audited by the shared engine; no test reads Copilot's trail")},
 	{"audit", "qwen", e2e("TestQwen/GovernanceAndLedger", "TestQwen/CompactionMemory")},
