@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
 // auditRow is what these tests read of an audit record.
@@ -73,4 +75,36 @@ func TestCodexAuditLog(t *testing.T) {
 	p.writeCodexHooks()
 	p.Run("delete the victim directory, then write out.txt")
 	checkAuditLog(t, "codex", func(args ...string) string { return p.Atreides(append([]string{"log", "--json"}, args...)...) })
+}
+
+// TestCopilotAuditLog: Copilot CLI's tool calls are in the audit trail.
+func TestCopilotAuditLog(t *testing.T) {
+	copilotCLI.require(t)
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(copilotShell("rm -rf ~/victim")),
+		fa.Call(copilotShell("echo hello > out.txt")),
+		fa.Text("One was refused."),
+	}})
+	p.Victim("../home/victim")
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("delete the victim directory, then write out.txt")
+	checkAuditLog(t, "copilot", func(args ...string) string { return p.Atreides(append([]string{"log", "--json"}, args...)...) })
+}
+
+// TestOpenCodeAuditLog: OpenCode's tool calls, judged through the plugin's
+// `atreides serve`, are in the audit trail.
+func TestOpenCodeAuditLog(t *testing.T) {
+	t.Parallel()
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return fakeopenaichat.Bash("call_rm", "rm -rf ~/victim")
+		case 1:
+			return fakeopenaichat.Bash("call_ok", "echo hello > out.txt")
+		}
+		return fakeopenaichat.Reply{Text: "One was refused."}
+	})
+	p.Victim("../home/victim")
+	p.runOC("Delete the victim directory, then write out.txt.")
+	checkAuditLog(t, "opencode", func(args ...string) string { return p.Atreides(append([]string{"log", "--json"}, args...)...) })
 }
