@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
+)
+
+// strikeWarned is the strike warning after the second failure in a row of
+// one command (session.strikes.warn).
+const strikeWarned = "failed 2 times in a row"
+
+// checkStrikeWarning: the warning is in the request after the second
+// failure (bodies[2]) and not in the one after the first (bodies[1]).
+func checkStrikeWarning(t *testing.T, bodies []string) {
+	t.Helper()
+	if len(bodies) < 3 {
+		t.Fatalf("got %d main requests, want at least 3", len(bodies))
+	}
+	if strings.Contains(bodies[1], strikeWarned) || !strings.Contains(bodies[2], strikeWarned) {
+		t.Errorf("the strike warning did not follow the second failure (after the first: %v, after the second: %v)",
+			strings.Contains(bodies[1], strikeWarned), strings.Contains(bodies[2], strikeWarned))
+	}
+}
+
+// TestOpenCodeStrikes: the same failing command twice in a row through
+// OpenCode's bash tool brings the strike warning with the second result.
+func TestOpenCodeStrikes(t *testing.T) {
+	t.Parallel()
+	const fail = "ls /nonexistent-opencode-dir"
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return fakeopenaichat.Bash("call_f1", fail)
+		case 1:
+			return fakeopenaichat.Bash("call_f2", fail)
+		}
+		return fakeopenaichat.Reply{Text: "It does not exist."}
+	})
+	p.runOC("Look at the dir.")
+	var bodies []string
+	for _, r := range p.Fake.MainRequests() {
+		bodies = append(bodies, r.Body())
+	}
+	checkStrikeWarning(t, bodies)
+}
