@@ -74,7 +74,7 @@ var rows = []Row{
 	{"strikes", "codex", unproven("no exit code reaches the hook, so only strong failure markers count (issue 36, item 2)")},
 	{"strikes", "opencode", e2e("TestOpenCodeStrikes").with("the warning after the second failure; the escalation after the third is not driven on OpenCode")},
 	{"strikes", "copilot", missing("a failing shell command reaches postToolUse with resultType success, so no failure is counted: the same failing `ls` twice through the pinned Copilot CLI gave no warning, and the audit trail recorded outcome ok")},
-	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures")},
+	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures").with("the warning after the second failure")},
 	{"strikes", "cline", unproven("the shared engine counts the failures PostToolUse reports; no test drives three on Cline")},
 	{"strikes", "kilo", unproven("the plugin is OpenCode's; no test drives three failures on Kilo")},
 
@@ -148,7 +148,7 @@ var rows = []Row{
 	{"agents", "copilot", e2e("TestCopilot/MCPToolsAndAgents").with("as `.agent.md` files")},
 	{"agents", "qwen", e2e("TestQwen/SlashCommandAndAgents")},
 	{"agents", "cline", cannot("Cline's spawn_agent takes the sub-agent's prompt in the call: there are no agent files to install (docs/cline.md)")},
-	{"agents", "kilo", unproven("the plugin gives the roster to Kilo as it does to OpenCode; no test checks it in Kilo")},
+	{"agents", "kilo", e2e("TestRosterKilo").with("given by the plugin in memory, as to OpenCode")},
 
 	{"background", "claude", e2e("TestBackgroundClaude").with("runs, but not yet with the agent's permissions and model (issue 36, item 4)")},
 	{"background", "gemini", e2e("TestBackgroundHeadless").with("runs, but not yet with the agent's permissions and model (issue 36, item 4)")},
