@@ -6,6 +6,7 @@ import (
 
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
 // TestGeminiKeywordModes: "ultrawork" in a Gemini CLI prompt brings the
@@ -47,5 +48,40 @@ func TestCodexKeywordModes(t *testing.T) {
 	}
 	if strings.Contains(string(main[1].Raw), ultraworkMark) {
 		t.Error("a prompt naming ulw.go brought the ultrawork block")
+	}
+}
+
+// TestOpenCodeKeywordModes: the same through OpenCode's chat.message, the
+// block reaching the model with the prompt's turn.
+func TestOpenCodeKeywordModes(t *testing.T) {
+	t.Parallel()
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		return fakeopenaichat.Reply{Text: "On it."}
+	})
+	p.runOC("ultrawork: tidy up the notes")
+	mains := p.Fake.MainRequests()
+	if len(mains) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	if !strings.Contains(unescapeJSON(mains[0].Body()), ultraworkMark) {
+		t.Errorf("the ultrawork prompt's request lacks the mode's block:\n%s", p.Fake.Summary())
+	}
+}
+
+// TestKiloKeywordModes: the same through Kilo Code, which runs OpenCode's
+// plugin.
+func TestKiloKeywordModes(t *testing.T) {
+	t.Parallel()
+	p := newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		return fakeopenaichat.Reply{Text: "On it."}
+	})
+	p.Atreides("install", "kilo", "--project", "--offline")
+	p.runKilo("ultrawork: tidy up the notes")
+	mains := p.Fake.MainRequests()
+	if len(mains) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	if !strings.Contains(unescapeJSON(mains[0].Body()), ultraworkMark) {
+		t.Errorf("the ultrawork prompt's request lacks the mode's block:\n%s", p.Fake.Summary())
 	}
 }

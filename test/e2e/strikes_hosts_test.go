@@ -45,3 +45,25 @@ func TestOpenCodeStrikes(t *testing.T) {
 	}
 	checkStrikeWarning(t, bodies)
 }
+
+// TestKiloStrikes: the same through Kilo Code's bash tool.
+func TestKiloStrikes(t *testing.T) {
+	t.Parallel()
+	const fail = "ls /nonexistent-kilo-dir"
+	p := newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return fakeopenaichat.Bash("call_f1", fail)
+		case 1:
+			return fakeopenaichat.Bash("call_f2", fail)
+		}
+		return fakeopenaichat.Reply{Text: "It does not exist."}
+	})
+	p.Atreides("install", "kilo", "--project", "--offline")
+	p.runKilo("Look at the dir.")
+	var bodies []string
+	for _, r := range p.Fake.MainRequests() {
+		bodies = append(bodies, r.Body())
+	}
+	checkStrikeWarning(t, bodies)
+}

@@ -76,7 +76,7 @@ var rows = []Row{
 	{"strikes", "copilot", missing("a failing shell command reaches postToolUse with resultType success, so no failure is counted: the same failing `ls` twice through the pinned Copilot CLI gave no warning, and the audit trail recorded outcome ok")},
 	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures").with("the warning after the second failure")},
 	{"strikes", "cline", unproven("the shared engine counts the failures PostToolUse reports; no test drives three on Cline")},
-	{"strikes", "kilo", unproven("the plugin is OpenCode's; no test drives three failures on Kilo")},
+	{"strikes", "kilo", e2e("TestKiloStrikes").with("the warning after the second failure; the escalation after the third is not driven on Kilo")},
 
 	{"todos", "claude", e2e("TestClaude/StopBlocksOnceForTodos", "TestClaudeSession", "TestClaudeTaskTools")},
 	{"todos", "gemini", e2e("TestGemini/AfterAgentKeepsGoingOnceForTodos")},
@@ -108,11 +108,11 @@ var rows = []Row{
 	{"keywords", "claude", e2e("TestClaudeKeywordModes")},
 	{"keywords", "gemini", e2e("TestGeminiKeywordModes").with("from BeforeAgent")},
 	{"keywords", "codex", e2e("TestCodexKeywordModes")},
-	{"keywords", "opencode", proc("internal/session.TestKeywordModes").with("from chat.message")},
+	{"keywords", "opencode", e2e("TestOpenCodeKeywordModes").with("from chat.message")},
 	{"keywords", "copilot", unproven("the shared userPromptSubmitted path; no test on Copilot")},
 	{"keywords", "qwen", unproven("the shared UserPromptSubmit path; no test on Qwen Code")},
 	{"keywords", "cline", unproven("the shared UserPromptSubmit path; no test on Cline")},
-	{"keywords", "kilo", unproven("OpenCode's plugin; no test on Kilo")},
+	{"keywords", "kilo", e2e("TestKiloKeywordModes").with("from chat.message, as on OpenCode")},
 
 	{"comments", "claude", e2e("TestClaudeCommentChecker")},
 	{"comments", "gemini", e2e("TestGeminiCommentChecker").with("from AfterTool, with the next request")},
