@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
@@ -83,5 +84,36 @@ func TestKiloKeywordModes(t *testing.T) {
 	}
 	if !strings.Contains(unescapeJSON(mains[0].Body()), ultraworkMark) {
 		t.Errorf("the ultrawork prompt's request lacks the mode's block:\n%s", p.Fake.Summary())
+	}
+}
+
+// TestCopilotKeywordModes: the same through Copilot CLI's
+// userPromptSubmitted.
+func TestCopilotKeywordModes(t *testing.T) {
+	copilotCLI.require(t)
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{fa.Text("On it.")}})
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("ultrawork: tidy up the notes")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	if !main[0].Contains(ultraworkMark) {
+		t.Errorf("the ultrawork prompt's request lacks the mode's block")
+	}
+}
+
+// TestQwenKeywordModes: the same through Qwen Code's UserPromptSubmit.
+func TestQwenKeywordModes(t *testing.T) {
+	qwenCLI.require(t)
+	p := newQwenProject(t, qwenTurns(fakeopenaichat.Reply{Text: "On it."}))
+	p.writeQwenHooks()
+	p.Run("ultrawork: tidy up the notes")
+	main := p.Main()
+	if len(main) == 0 {
+		t.Fatal("no main-agent request reached the fake model")
+	}
+	if !strings.Contains(unescapeJSON(main[0].Body()), ultraworkMark) {
+		t.Errorf("the ultrawork prompt's request lacks the mode's block")
 	}
 }

@@ -109,8 +109,8 @@ var rows = []Row{
 	{"keywords", "gemini", e2e("TestGeminiKeywordModes").with("from BeforeAgent")},
 	{"keywords", "codex", e2e("TestCodexKeywordModes")},
 	{"keywords", "opencode", e2e("TestOpenCodeKeywordModes").with("from chat.message")},
-	{"keywords", "copilot", unproven("the shared userPromptSubmitted path; no test on Copilot")},
-	{"keywords", "qwen", unproven("the shared UserPromptSubmit path; no test on Qwen Code")},
+	{"keywords", "copilot", e2e("TestCopilotKeywordModes").with("from userPromptSubmitted")},
+	{"keywords", "qwen", e2e("TestQwenKeywordModes")},
 	{"keywords", "cline", unproven("the shared UserPromptSubmit path; no test on Cline")},
 	{"keywords", "kilo", e2e("TestKiloKeywordModes").with("from chat.message, as on OpenCode")},
 
