@@ -117,3 +117,25 @@ func TestQwenKeywordModes(t *testing.T) {
 		t.Errorf("the ultrawork prompt's request lacks the mode's block")
 	}
 }
+
+// TestClineNoKeywordModes shows what Cline 3.0.65 cannot carry: a keyword
+// mode. Its UserPromptSubmit does not fire for a headless prompt and its
+// answer is never read (internal/host/cline/doc.go), so atreides installs
+// no hook for it, and the ultrawork block reaches no request, not even
+// with a tool call's result. When a Cline version carries it, this fails:
+// install the hook and move the feature table's cell to a proof.
+func TestClineNoKeywordModes(t *testing.T) {
+	clineCLI.require(t)
+	p := newClineProject(t, replies(fakeopenaichat.Tool("call_1", "run_commands", `{"commands":["true"]}`)))
+	p.install()
+	p.Run("ultrawork: tidy up the notes")
+	main := p.Fake.MainRequests()
+	if len(main) < 2 {
+		t.Fatalf("got %d model requests, want 2", len(main))
+	}
+	for i, r := range main {
+		if strings.Contains(unescapeJSON(r.Body()), ultraworkMark) {
+			t.Errorf("request %d carries the ultrawork block: Cline carries keyword modes now", i)
+		}
+	}
+}
