@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
 
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
 // TestGeminiCommentChecker: a comment-heavy write_file with memo phrases
@@ -39,4 +41,60 @@ func TestGeminiCommentChecker(t *testing.T) {
 	if main[2].Contains("Comment check on normalize.go") {
 		t.Error("the clean write brought a comment note")
 	}
+}
+
+// ocCommentScript writes the noisy file, then the clean one, then ends,
+// through OpenCode's (and Kilo Code's) write tool.
+func ocCommentScript(path func(string) string) func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+	return func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return fakeopenaichat.Tool("call_noisy", "write", map[string]any{"filePath": path("fetch.go"), "content": noisyGo})
+		case 1:
+			return fakeopenaichat.Tool("call_clean", "write", map[string]any{"filePath": path("normalize.go"), "content": cleanGo})
+		}
+		return fakeopenaichat.Reply{Text: "Both files written."}
+	}
+}
+
+// checkOCCommentNote: the note on fetch.go reaches a later request, and
+// none on normalize.go does.
+func checkOCCommentNote(t *testing.T, fake *fakeopenaichat.Server) {
+	t.Helper()
+	mains := fake.MainRequests()
+	if len(mains) < 3 {
+		t.Fatalf("%d main requests, want 3:\n%s", len(mains), fake.Summary())
+	}
+	last := unescapeJSON(mains[len(mains)-1].Body())
+	for _, want := range []string{"Comment check on fetch.go", "  // Now uses http.Get instead of the old client, as requested"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last request lacks %q", want)
+		}
+	}
+	if strings.Contains(last, "Comment check on normalize.go") {
+		t.Error("the clean write brought a comment note")
+	}
+}
+
+// TestOpenCodeCommentChecker: the comment note after OpenCode's write.
+func TestOpenCodeCommentChecker(t *testing.T) {
+	t.Parallel()
+	var p *ocProject
+	p = newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply { return ocCommentScript(p.Path)(r) })
+	p.WriteFile(".atreides/config.yaml", "context:\n  work:\n    verify_before_stop: false\n")
+	p.runOC("Write the weather package.")
+	p.assertExists("fetch.go")
+	checkOCCommentNote(t, p.Fake)
+}
+
+// TestKiloCommentChecker: the same in Kilo Code.
+func TestKiloCommentChecker(t *testing.T) {
+	t.Parallel()
+	var p *kiloProject
+	p = newKiloProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply { return ocCommentScript(p.Path)(r) })
+	p.WriteFile(".atreides/config.yaml", "context:\n  work:\n    verify_before_stop: false\n")
+	p.Atreides("install", "kilo", "--project", "--offline")
+	p.runKilo("Write the weather package.")
+	p.assertExists("fetch.go")
+	checkOCCommentNote(t, p.Fake)
 }

@@ -117,11 +117,11 @@ var rows = []Row{
 	{"comments", "claude", e2e("TestClaudeCommentChecker")},
 	{"comments", "gemini", e2e("TestGeminiCommentChecker").with("from AfterTool, with the next request")},
 	{"comments", "codex", proc("internal/host/codex.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
-	{"comments", "opencode", proc("internal/host/opencode.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "opencode", e2e("TestOpenCodeCommentChecker")},
 	{"comments", "copilot", proc("internal/host/copilot.TestDecodeEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "qwen", proc("internal/host/qwen.TestDecodeUncapturedEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "cline", unproven("the shared post-write path; no test on Cline")},
-	{"comments", "kilo", unproven("the shared post-write path; no test on Kilo")},
+	{"comments", "kilo", e2e("TestKiloCommentChecker")},
 
 	{"outputs", "claude", e2e("TestClaudeOutputCut", "TestClaudeMCPOutputCut")},
 	{"outputs", "gemini", cannot("Gemini CLI 0.61.0 reads no replacement of a tool's output from AfterTool; it cuts large shell output itself", "TestGeminiOutputNotReplaced", "internal/host/gemini.TestNoOutputReplacement")},
