@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
@@ -97,4 +98,64 @@ func TestKiloCommentChecker(t *testing.T) {
 	p.runKilo("Write the weather package.")
 	p.assertExists("fetch.go")
 	checkOCCommentNote(t, p.Fake)
+}
+
+// TestCopilotCommentChecker: the comment note after Copilot CLI's create.
+func TestCopilotCommentChecker(t *testing.T) {
+	copilotCLI.require(t)
+	var p *copilotProject
+	p = newCopilotProjectFor(t, func(hp *hostProject) fa.Script {
+		create := func(name, content string) fa.ToolUse {
+			return fa.ToolUse{Name: "create", Input: map[string]any{"path": hp.Path(name), "file_text": content}}
+		}
+		return fa.Script{Steps: []fa.Step{fa.Call(create("fetch.go", noisyGo)), fa.Call(create("normalize.go", cleanGo)), fa.Text("Both files written.")}}
+	})
+	p.WriteFile(".atreides/config.yaml", "context:\n  work:\n    verify_before_stop: false\n")
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("write the weather package")
+	p.assertExists("fetch.go")
+	main := p.Fake.Main()
+	if len(main) != 3 {
+		t.Fatalf("got %d main requests, want 3", len(main))
+	}
+	for _, want := range []string{"Comment check on fetch.go", "  // Now uses http.Get instead of the old client, as requested"} {
+		if !main[1].Contains(want) {
+			t.Errorf("the request after the noisy create lacks %q", want)
+		}
+	}
+	if main[2].Contains("Comment check on normalize.go") {
+		t.Error("the clean create brought a comment note")
+	}
+}
+
+// TestQwenCommentChecker: the comment note after Qwen Code's write_file.
+func TestQwenCommentChecker(t *testing.T) {
+	qwenCLI.require(t)
+	var p *qwenProject
+	p = newQwenProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		switch countToolResults(r) {
+		case 0:
+			return qwenCall("call_noisy", "write_file", map[string]any{"file_path": p.Path("fetch.go"), "content": noisyGo})
+		case 1:
+			return qwenCall("call_clean", "write_file", map[string]any{"file_path": p.Path("normalize.go"), "content": cleanGo})
+		}
+		return fakeopenaichat.Reply{Text: "Both files written."}
+	})
+	p.WriteFile(".atreides/config.yaml", "context:\n  work:\n    verify_before_stop: false\n")
+	p.writeQwenHooks()
+	p.Run("write the weather package")
+	p.assertExists("fetch.go")
+	main := p.Main()
+	if len(main) < 3 {
+		t.Fatalf("got %d main-agent requests, want 3", len(main))
+	}
+	last := unescapeJSON(main[len(main)-1].Body())
+	for _, want := range []string{"Comment check on fetch.go", "  // Now uses http.Get instead of the old client, as requested"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the last request lacks %q", want)
+		}
+	}
+	if strings.Contains(last, "Comment check on normalize.go") {
+		t.Error("the clean write brought a comment note")
+	}
 }

@@ -118,8 +118,8 @@ var rows = []Row{
 	{"comments", "gemini", e2e("TestGeminiCommentChecker").with("from AfterTool, with the next request")},
 	{"comments", "codex", proc("internal/host/codex.TestAddedLines", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
 	{"comments", "opencode", e2e("TestOpenCodeCommentChecker")},
-	{"comments", "copilot", proc("internal/host/copilot.TestDecodeEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
-	{"comments", "qwen", proc("internal/host/qwen.TestDecodeUncapturedEvents", "internal/comments.TestHandler").with("the host's write decoded to the lines it added; the check on them is host-neutral")},
+	{"comments", "copilot", e2e("TestCopilotCommentChecker")},
+	{"comments", "qwen", e2e("TestQwenCommentChecker")},
 	{"comments", "cline", unproven("the shared post-write path; no test on Cline")},
 	{"comments", "kilo", e2e("TestKiloCommentChecker")},
 
