@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -157,5 +159,30 @@ func TestQwenCommentChecker(t *testing.T) {
 	}
 	if strings.Contains(last, "Comment check on normalize.go") {
 		t.Error("the clean write brought a comment note")
+	}
+}
+
+// TestClineCommentChecker: the comment note after Cline's editor writes a
+// new file, as a user message after the tool's result.
+func TestClineCommentChecker(t *testing.T) {
+	clineCLI.require(t)
+	var dir later // the project is known once it is made
+	p := newClineProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		write := func(id, name, content string) fakeopenaichat.Reply {
+			args, _ := json.Marshal(map[string]string{"path": filepath.Join(dir.get(), name), "new_text": content})
+			return fakeopenaichat.Tool(id, "editor", string(args))
+		}
+		return replies(write("call_noisy", "fetch.go", noisyGo), write("call_clean", "normalize.go", cleanGo))(r)
+	})
+	dir.set(p.Dir)
+	p.WriteFile(".atreides/config.yaml", "context:\n  work:\n    verify_before_stop: false\n")
+	p.install()
+	p.Run("write the weather package")
+	p.assertExists("fetch.go")
+	if _, rest := p.after("call_noisy"); !strings.Contains(rest, "Comment check on fetch.go") || !strings.Contains(rest, "  // Now uses http.Get instead of the old client, as requested") {
+		t.Errorf("no comment note after the noisy write; then %q", rest)
+	}
+	if _, rest := p.after("call_clean"); strings.Contains(rest, "Comment check on normalize.go") {
+		t.Errorf("the clean write brought a comment note: %q", rest)
 	}
 }

@@ -120,7 +120,7 @@ var rows = []Row{
 	{"comments", "opencode", e2e("TestOpenCodeCommentChecker")},
 	{"comments", "copilot", e2e("TestCopilotCommentChecker")},
 	{"comments", "qwen", e2e("TestQwenCommentChecker")},
-	{"comments", "cline", unproven("the shared post-write path; no test on Cline")},
+	{"comments", "cline", e2e("TestClineCommentChecker").with("after the editor's result, as a user message")},
 	{"comments", "kilo", e2e("TestKiloCommentChecker")},
 
 	{"outputs", "claude", e2e("TestClaudeOutputCut", "TestClaudeMCPOutputCut")},
