@@ -20,6 +20,7 @@ func TestCodexGaps(t *testing.T) {
 	}{
 		{"ExitCodeStrikes", codexExitStrikes},
 		{"CompactionMemory", codexCompaction},
+		{"DelegationLimit", codexDelegationLimit},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
@@ -92,5 +93,28 @@ func codexCompaction(t *testing.T) {
 	blocks := after.MessagesContaining("developer", session.StateOpen)
 	if len(blocks) != 1 || !strings.Contains(blocks[0], "frozen-7") {
 		t.Errorf("the first request after the compaction has state blocks %q, want one with the anchor", blocks)
+	}
+}
+
+// Codex 0.171.0 hooks spawn_agent (PreToolUse, tool_name "spawn_agent"),
+// so atreides's delegation rules apply to it: with require_todo on and no
+// open todo the spawn is refused before Codex starts the agent, and no
+// subagent starts.
+func codexDelegationLimit(t *testing.T) {
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{
+		{Call: &fo.Call{Name: "spawn_agent", Namespace: "multi_agent_v1",
+			Arguments: map[string]any{"agent_type": "worker", "message": "look around"}}},
+		fo.Text("I will add a todo first."),
+	}})
+	p.WriteFile(".atreides/config.yaml", "delegation:\n  require_todo: true\n")
+	p.writeCodexHooks()
+	p.Run("delegate the survey")
+
+	out := p.callOutput(0)
+	if !strings.Contains(out, "blocked by PreToolUse hook") || !strings.Contains(out, "Delegation refused") {
+		t.Errorf("spawn_agent was not refused by atreides's delegation rule: %q", out)
+	}
+	if strings.Contains(out, `"agent_id"`) {
+		t.Errorf("the refused spawn started an agent: %q", out)
 	}
 }
