@@ -45,3 +45,23 @@ func TestCodexExitCode(t *testing.T) {
 		t.Error("a missing rollout gave an exit code")
 	}
 }
+
+// BenchmarkCodexExitCode reads a call's exit code from the end of a 4 MB
+// rollout, the record a few lines from the end (as at PostToolUse).
+func BenchmarkCodexExitCode(b *testing.B) {
+	var lines []string
+	for range 4000 {
+		lines = append(lines, codexTokens+strings.Repeat(" ", 1000))
+	}
+	lines = append(lines, codexCall, codexDone, codexTokens)
+	path := filepath.Join(b.TempDir(), "rollout.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := CodexExitCode(path, "call_A"); !ok {
+			b.Fatal("not found")
+		}
+	}
+}
