@@ -8,11 +8,11 @@ import (
 
 // TestGeminiGaps runs the Gemini CLI scenarios of issue 36's Gemini
 // holes that a headless run can show: failures told by the exit code. The
-// state block after /compress is proven by the process test
-// (cmd/atreides/testdata/script/gemini_compress.txtar): `gemini -p
-// "/compress" --resume latest` (0.61.0) does not compress: the command's
-// action starts the compression without waiting for it, and a command that
-// returns nothing leaves the text to go to the model as a prompt
+// state block after /compress needs the interactive CLI
+// (TestGeminiCompressMemory, in a pseudo-terminal): `gemini -p "/compress"
+// --resume latest` (0.61.0) does not compress: the command's action starts
+// the compression without waiting for it, and a command that returns
+// nothing leaves the text to go to the model as a prompt
 // (nonInteractiveCli); seen: no summarising request, and the next resumed
 // prompt found no snapshot to restore.
 func TestGeminiGaps(t *testing.T) {
