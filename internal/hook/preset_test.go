@@ -14,10 +14,10 @@ import (
 // presetOf, and a change of preset of one shows here.
 var presetHandlers = map[config.Preset][]string{
 	config.PresetGuard: {"guard", "governance", "plan-approval", "health", "record", "config-note", "errors"},
-	config.PresetStandard: {"guard", "governance", "plan-approval", "outputs", "health", "memory", "memory-anchors",
+	config.PresetStandard: {"guard", "governance", "plan-approval", "outputs", "health", "memory", "memory-pending", "memory-anchors",
 		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "config-note", "errors", "rule-files"},
 	config.PresetFull: {"guard", "governance", "plan-approval", "delegation-todo", "delegation", "read-first",
-		"edit-checks", "outputs", "health", "session-context", "memory", "memory-anchors", "monitor", "phase",
+		"edit-checks", "outputs", "health", "session-context", "memory", "memory-pending", "memory-anchors", "monitor", "phase",
 		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "config-note", "errors", "keywords", "comments",
 		"rule-files", "background", "skills"},
 }

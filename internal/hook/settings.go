@@ -246,7 +246,7 @@ func presetOf(name string) config.Preset {
 	switch name {
 	case "guard", "governance", "plan-approval", "health", "config-note", "record", "errors":
 		return config.PresetGuard
-	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-anchors", "monitor", "rule-files", "outputs":
+	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-pending", "memory-anchors", "monitor", "rule-files", "outputs":
 		return config.PresetStandard
 	}
 	return config.PresetFull

@@ -322,6 +322,10 @@ type HookSpec struct {
 	// Every other event's group has no matcher.
 	JudgedEvents, AllToolEvents []string
 	Judged                      func() string
+	// Fixed, if set, gives the matcher of a non-tool event whose group
+	// matches a trigger only (Gemini CLI's PreCompress "manual"); "" for
+	// an event without one.
+	Fixed func(event string) string
 }
 
 // matcher is the matcher of an event's group, false for an event the
@@ -333,7 +337,11 @@ func (s *HookSpec) matcher(event string) (string, bool) {
 	case slices.Contains(s.AllToolEvents, event):
 		return "*", true
 	}
-	return "", slices.Contains(s.Events, event) || slices.Contains(s.Optional, event)
+	handled := slices.Contains(s.Events, event) || slices.Contains(s.Optional, event)
+	if s.Fixed != nil && handled {
+		return s.Fixed(event), true
+	}
+	return "", handled
 }
 
 // Want is what one install asks of a host's file.

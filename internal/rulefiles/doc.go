@@ -1,5 +1,6 @@
 // Package rulefiles puts the project's own rules into the agent's context
-// when it touches a file they govern: after a read, write or edit, the
+// when it touches a file they govern: after a read, write or edit (or a
+// shell command that prints files with a plain reader: cat, head, sed), the
 // rules file (AGENTS.md, the session's rules file name) of every directory
 // from the file's directory up to the project root, parents first, and the
 // conditional rules whose globs match the file (.atreides/rules/*.md,
@@ -25,6 +26,7 @@
 // link, or that is no regular file, is skipped and logged, as is one that
 // cannot be read. Nothing here ever fails an event. The cost on the hook's
 // path is one lstat per directory level and name, plus one per conditional
-// rules directory, for file tools only; the YAML of front matter is parsed
-// only when a rules directory exists.
+// rules directory, for file tools and shell reads only (a shell command's
+// reads come from the walk the other handlers share); the YAML of front
+// matter is parsed only when a rules directory exists.
 package rulefiles

@@ -38,13 +38,27 @@ type scope struct {
 	files []string // project-relative, slash-separated
 	cwd   string   // project-relative working directory, "" when outside
 	host  *event.HostFacts
+	// shell is set when the files are what a shell command printed (cat,
+	// head, sed…): no host attaches nested rules to those.
+	shell bool
 }
 
 // touched is the event's scope: the paths of a read, write or edit inside
-// the project. A failed call touched nothing.
-func touched(ev *event.Event) (scope, bool) {
+// the project, or the files a shell command read with a plain reader
+// (reads, the shell model's Effects.Reads: `cat pkg/a/x.go` shows the
+// agent the file as surely as the read tool, and agents, Codex's above
+// all, read files that way). A shell command's writes are left out: its
+// effects list what it may change, not what the agent will work on. A
+// failed call touched nothing.
+func touched(ev *event.Event, reads func() []string) (scope, bool) {
+	paths := ev.Tool.Paths
 	switch ev.Tool.Name {
 	case event.Read, event.Write, event.Edit:
+	case event.Shell:
+		if ev.Failed {
+			return scope{}, false
+		}
+		paths = reads()
 	default:
 		return scope{}, false
 	}
@@ -52,11 +66,11 @@ func touched(ev *event.Event) (scope, bool) {
 	if root == "" {
 		root = ev.Cwd
 	}
-	if ev.Failed || root == "" || len(ev.Tool.Paths) == 0 {
+	if ev.Failed || root == "" || len(paths) == 0 {
 		return scope{}, false
 	}
-	s := scope{root: root, host: ev.HostFacts(), cwd: inside(root, ev.Cwd, "")}
-	for _, p := range ev.Tool.Paths {
+	s := scope{root: root, host: ev.HostFacts(), cwd: inside(root, ev.Cwd, ""), shell: ev.Tool.Name == event.Shell}
+	for _, p := range paths {
 		if rel := inside(root, p, ev.Cwd); rel != "" && rel != "." {
 			s.files = append(s.files, rel)
 		}

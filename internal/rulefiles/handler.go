@@ -6,6 +6,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/collector"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/state"
 )
 
@@ -15,7 +16,8 @@ const Source = "rules"
 // memoKey keeps what Prepare found for Handle.
 type memoKey struct{}
 
-// Handler registers the rules of the files a read, write or edit touched.
+// Handler registers the rules of the files a read, write or edit touched,
+// or a shell command printed with a plain reader.
 // The files are found and read in Prepare, outside the state lock; Handle
 // leaves out what the agent already has and fits the rest to the budget.
 // It reads no state group of its own: the collector's is always loaded.
@@ -25,7 +27,7 @@ func Handler(opts func() Options) engine.Handler {
 		Kinds:  []event.Kind{event.PostTool},
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
-			s, ok := touched(c.Event)
+			s, ok := touched(c.Event, func() []string { return shellcall.Effects(c).Reads })
 			if !ok {
 				return
 			}
@@ -34,6 +36,11 @@ func Handler(opts func() Options) engine.Handler {
 				return
 			}
 			sk := o.hostLoads(s.host, s.root)
+			if s.shell {
+				// The hosts that attach a directory's rules file attach
+				// it to their own read tool's result only.
+				sk.nested = false
+			}
 			fs := append(dirRules(s, o, sk, c.Env.Logf), condRules(s, o, sk, c.Env.Logf)...)
 			c.Memo.Set(memoKey{}, fs)
 		},

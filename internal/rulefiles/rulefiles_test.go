@@ -47,6 +47,8 @@ type step struct {
 	path       string // relative to the root, or absolute
 	cwd        string // relative to the root
 	agent      string
+	cmd        string            // a shell command (the tool is then shell)
+	failed     bool              // the call failed
 	edit       map[string]string // files written before the step
 	want       []string          // markers in the carried context, in order
 	none       []string          // markers that must not be there
@@ -75,7 +77,10 @@ func run(t *testing.T, root string, o Options, steps []step) *testEnv {
 		}
 		ev := &event.Event{Kind: event.PostTool, Host: host, Facts: testHosts[host], SessionID: "s", AgentID: s.agent,
 			ProjectDir: root, Cwd: filepath.Join(root, s.cwd), ContextCap: 10000,
-			Tool: event.Tool{Name: tool, Paths: []string{p}}, Time: time.Unix(int64(i), 0)}
+			Tool: event.Tool{Name: tool, Paths: []string{p}}, Time: time.Unix(int64(i), 0), Failed: s.failed}
+		if s.cmd != "" {
+			ev.Tool = event.Tool{Name: event.Shell, Command: s.cmd}
+		}
 		e := engine.New(engine.StoreLoader{Store: store.Open(dir)}, env, Handler(func() Options { return o }))
 		got := e.Run(context.Background(), ev).ContextText()
 		at := 0
@@ -176,6 +181,28 @@ func TestNested(t *testing.T) {
 			}},
 		{name: "disabled", opts: func(o *Options) { o.Enabled = false }, steps: []step{
 			{path: "pkg/a/x.go"},
+		}},
+		// Agents read files with the shell too (Codex's model cats them):
+		// a plain reader's files bring their rules once per directory,
+		// also on the hosts that attach nested rules to their own read
+		// tool only; a write, a failed read and other programs do not.
+		{name: "shell reads bring the rules, once", steps: []step{
+			{host: "codex", cmd: "cat pkg/a/x.go", want: []string{"PKG-RULES", "PKGA-RULES"}, none: []string{"ROOT-RULES"}},
+			{host: "codex", cmd: "head -n 5 pkg/a/y.go"},
+			{host: "codex", cmd: "sed -n 1,9p pkg/b/z.go && nl pkg/a/deep/d/e.go", want: []string{"DEEP-RULES"}, none: []string{"PKG-RULES"}},
+			{host: "codex", cmd: "echo x > other/new.go"},
+			{host: "codex", cmd: "go vet ./other/..."},
+		}},
+		{name: "shell reads on hosts that attach nested rules to their read tool", steps: []step{
+			{host: "claude", cmd: "cat pkg/a/x.go", want: []string{"PKG-RULES", "PKGA-RULES"}},
+			{host: "opencode", cmd: "tail other/x.go", want: []string{"OTHER-RULES"}},
+			{host: "gemini", cmd: "cat pkg/b/z.go", agent: "g", want: []string{"PKG-RULES"}},
+		}},
+		{name: "a failed shell read brings nothing", steps: []step{
+			{host: "codex", cmd: "cat pkg/a/missing.go", failed: true},
+		}},
+		{name: "codex shell read below its working directory", steps: []step{
+			{host: "codex", cwd: "pkg", cmd: "cat a/x.go", want: []string{"PKGA-RULES"}, none: []string{"PKG-RULES"}},
 		}},
 	}
 	for _, tt := range tests {

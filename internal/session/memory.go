@@ -47,7 +47,10 @@ var promptAnchors = []struct{ prefix, kind, priority string }{
 // "remember:", "decision:" or "constraint:" becomes an anchor; PreCompact
 // snapshots the phase, open todos, strikes and the last tool calls; and a
 // SessionStart with source "compact" re-injects one state block within the
-// memory budget.
+// memory budget. A host that starts no session after a compaction (Gemini
+// CLI after /compress: nothing follows PreCompress) gets the block with
+// the next prompt instead: a snapshot no session start delivered is still
+// pending then.
 //
 // Its prompt side is a handler of its own that loads only the anchors: the
 // compaction side reads every group, the task board included, and a user
@@ -61,6 +64,15 @@ func Memory(opts OptionsFunc) []engine.Handler {
 		When: func(ev *event.Event) bool { return ev.Kind == event.PreCompact || ev.Source == "compact" },
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return memory(c, opts)
+		},
+	}, {
+		Name: "memory-pending", Priority: engine.Normal,
+		Kinds: []event.Kind{event.UserPrompt},
+		// What the state block reads besides the snapshot; the task board
+		// is loaded only when a snapshot is pending.
+		Groups: compaction.Key.Group() | anchors.Key.Group() | govstate.Key.Group() | tasks.SessionTaskKey.Group(),
+		Handle: func(c *engine.Call) (event.Result, error) {
+			return pendingState(c, opts)
 		},
 	}, {
 		Name: "memory-anchors", Priority: engine.Normal,
@@ -90,22 +102,43 @@ func memory(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			// is the next best thing.
 			snap = takeSnapshot(p, s, ev)
 		}
-		o := opts().normalize()
-		// The event's whole context fits the memory budget: the
-		// session start's lines (registered before) take their share.
-		used := 0
-		for _, e := range c.Decision.Context {
-			used += len(e.Text) + 2
-		}
-		o.MemoryBudget = max(o.MemoryBudget-used, o.MemoryBudget/2)
-		tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
-		text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
-		if stored.Snapshot != nil {
-			stored.Snapshot.Delivered = true
-		}
-		return event.Result{Context: event.Note("memory", "state", event.Critical, text)}, nil
+		return stateBlock(c, opts, stored, snap), nil
 	}
 	return event.Result{}, nil
+}
+
+// pendingState gives a prompt the state block of a snapshot that no
+// session start delivered (see Memory).
+func pendingState(c *engine.Call, opts OptionsFunc) (event.Result, error) {
+	snap := compaction.Key.Read(c.State.Session).Snapshot
+	if snap == nil || snap.Delivered {
+		return event.Result{}, nil
+	}
+	if err := c.State.LoadRecords(taskboard.Key.Group()); err != nil {
+		return event.Result{}, fmt.Errorf("memory: load the task board: %w", err)
+	}
+	stored := compaction.Key.Of(c.State.Session)
+	return stateBlock(c, opts, stored, stored.Snapshot), nil
+}
+
+// stateBlock renders snap as the event's state block and marks the
+// stored snapshot delivered.
+func stateBlock(c *engine.Call, opts OptionsFunc, stored *compaction.Memory, snap *compaction.Snapshot) event.Result {
+	ev, s, p := c.Event, c.State.Session, c.State.Project
+	o := opts().normalize()
+	// The event's whole context fits the memory budget: the lines of
+	// the handlers registered before take their share.
+	used := 0
+	for _, e := range c.Decision.Context {
+		used += len(e.Text) + 2
+	}
+	o.MemoryBudget = max(o.MemoryBudget-used, o.MemoryBudget/2)
+	tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
+	text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
+	if stored.Snapshot != nil {
+		stored.Snapshot.Delivered = true
+	}
+	return event.Result{Context: event.Note("memory", "state", event.Critical, text)}
 }
 
 func promptAnchor(p *state.Project, session string, ev *event.Event) (event.Result, error) {

@@ -65,14 +65,13 @@ func geminiText(r *fg.Request) string {
 	return b.String()
 }
 
-// TestCodexNestedRules shows what the pinned Codex can carry: nothing of
-// this scenario. It has no read tool (the model reads with shell commands,
-// which atreides does not take for reads), it offers this fake provider's
-// model no apply_patch tool, and a patch sent through exec_command as an
-// `apply_patch` heredoc reaches the hooks as a Bash command, not an edit.
-// So neither a `cat` nor a patch in pkg/a brings pkg/AGENTS.md: the test
-// pins that, and fails when Codex (or atreides's reading of it) changes,
-// so that the scenario can then be asserted as on the other hosts.
+// TestCodexNestedRules: the pinned Codex has no read tool; its model reads
+// files with shell commands (`cat`), which atreides takes for reads (the
+// shell model's plain readers): the rules of pkg/ and pkg/a and the Cursor
+// rule for *.go come with the cat's output, once, parents first. A patch
+// sent through exec_command as an `apply_patch` heredoc reaches the hooks
+// as a Bash command (this fake provider's model is offered no apply_patch
+// tool) and brings nothing more.
 func TestCodexNestedRules(t *testing.T) {
 	patch := func(file string) fo.Step {
 		return fo.Exec("apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: " + file + "\n@@\n-package a\n+package a // edited\n*** End Patch\nEOF\n")
@@ -96,15 +95,17 @@ func TestCodexNestedRules(t *testing.T) {
 	if b := readFile(t, p.Path("pkg/a/x.go")); !strings.Contains(b, "edited") {
 		t.Fatalf("the patch did not apply: %q", b)
 	}
+	if strings.Contains(codexText(main[0]), "PKG-RULE-MARK") {
+		t.Error("rules before any read")
+	}
 	for i, r := range main[1:] {
 		text := codexText(r)
 		if !strings.Contains(text, "package a") {
 			t.Errorf("request %d does not carry the call's output", i+1)
 		}
-		for _, m := range []string{"PKG-RULE-MARK", "PKGA-RULE-MARK", "CURSOR-GO-MARK"} {
-			if strings.Contains(text, m) {
-				t.Errorf("request %d carries %s: Codex's reads or patches now bring rules; assert the nested-rules scenario here and update the report", i+1, m)
-			}
+		assertOnceInOrder(t, "request "+string(rune('1'+i)), text, "PKG-RULE-MARK", "PKGA-RULE-MARK", "CURSOR-GO-MARK")
+		if strings.Contains(text, "SQL-RULE-MARK") {
+			t.Errorf("request %d: the SQL rule was injected for a Go file", i+1)
 		}
 	}
 }

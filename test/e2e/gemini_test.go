@@ -43,10 +43,10 @@ func newGeminiProject(t *testing.T, script fg.Script) *geminiProject {
 	return p
 }
 
-// geminiEvents are the Gemini events `atreides install gemini` registers.
-// PreCompress (fired before every model turn by 0.61.0, advisory only),
-// Notification and the model events are left out on purpose.
-var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd"}
+// geminiEvents are the Gemini events `atreides install gemini` registers
+// (PreCompress for /compress only, matcher "manual"). Notification and the
+// model events are left out on purpose.
+var geminiEvents = []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd"}
 
 // writeGeminiHooks runs `atreides install gemini --project` and checks the
 // project's .gemini/settings.json it writes: every event atreides handles
@@ -65,6 +65,9 @@ func (p *geminiProject) writeGeminiHooks() {
 	}
 	if m := matchers["AfterTool"]; m != "*" {
 		p.t.Errorf("AfterTool matcher %q, want *", m)
+	}
+	if m := matchers["PreCompress"]; m != "manual" {
+		p.t.Errorf("PreCompress matcher %q, want manual (/compress only)", m)
 	}
 }
 

@@ -66,8 +66,8 @@ func tool(p *hookjson.Payload) (event.Tool, error) { return NormalizeTool(p.Tool
 
 // responseText is the text of a tool response: Codex sends a shell
 // command's output as a JSON string; anything else (MCP results) is kept
-// as its JSON. Codex reports no exit status here, so a failed command
-// cannot be told from a successful one. Only a string response is
+// as its JSON. Codex reports no exit status here: Adapter.Decode reads it
+// from the rollout (exitFromRollout). Only a string response is
 // replaceable: a block's reason replaced a command's output in 0.169.0
 // and 0.171.0; what it does to an MCP result has not been seen.
 func responseText(raw json.RawMessage) (string, bool) {

@@ -38,7 +38,14 @@
 //   - PreCompact/PostCompact answers have no decision: compaction cannot be
 //     refused. SessionEnd takes no answer at all (it has no output schema).
 //   - tool_response of PostToolUse is the command's output as a plain
-//     string, not Claude's {stdout, stderr} object.
+//     string, not Claude's {stdout, stderr} object, with no exit status;
+//     the exit code is read from the rollout named by transcript_path,
+//     where 0.171.0 has recorded it (item_completed, CommandExecution)
+//     by the time PostToolUse runs.
+//   - After a compaction (auto, also in the middle of a turn) 0.171.0
+//     fires PreCompact, PostCompact and then SessionStart with source
+//     "compact", whose additionalContext carries the state block; the
+//     model's next request has it (test/e2e codexCompaction).
 //   - Codex sets no project-directory variable; the project is found from
 //     the cwd on stdin: the session's, which does not follow `cd` in
 //     commands, or (0.171.0, PreToolUse) the directory the model asked

@@ -78,6 +78,8 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		ev.Output = host.Clip(ev.FullOutput)
 		if msg, failed := errorText(r.Error); failed {
 			ev.Failed, ev.Error = true, msg
+		} else if ev.Tool.Name == event.Shell {
+			ev.Failed, ev.Error = shellFailed(ev.FullOutput)
 		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
 			ev.Tool.Added = edits.Added(ev.Tool, r.ReturnDisplay)
 		}

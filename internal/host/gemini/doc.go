@@ -21,7 +21,12 @@
 //     starts a retry turn whose prompt is the reason, which is how "keep
 //     going" works; the retried AfterAgent carries stop_hook_active=true.
 //   - PreCompress is advisory only, and 0.61.0 fires it (trigger "auto")
-//     before every model turn whether or not it compresses.
+//     before every model turn whether or not it compresses, and nothing
+//     after a compression: atreides registers it for "manual" (/compress)
+//     only, and the next prompt gets the state block back.
+//   - A shell call's exit code is only in llmContent ("Exit Code: 1");
+//     tool_response.error is set only when the command could not start
+//     (exitcode.go).
 //   - additionalContext is HTML-escaped by Gemini (< becomes &lt;) before
 //     it reaches the model, wrapped in <hook_context>.
 //   - run_shell_command runs its command in dir_path when it has one

@@ -49,22 +49,35 @@ func judgedMatcher() string {
 }
 
 // DefaultEvents are the events atreides registers for with Gemini CLI,
-// in the order it writes them. Left out on purpose:
-//   - PreCompress: advisory only (compression cannot be refused or
-//     shaped), and 0.61.0 fires it with trigger "auto" before every model
-//     turn whether or not it compresses, so it would cost a process start
-//     per turn for nothing. It can still be asked for.
+// in the order it writes them. PreCompress is registered for the "manual"
+// trigger only (fixedMatcher): it is where atreides takes its snapshot
+// before /compress, which the next prompt gets back. Left out on purpose:
 //   - Notification: observe-only, and fires on permission prompts where
 //     atreides has nothing to add. It can still be asked for.
 //   - BeforeModel, AfterModel, BeforeToolSelection: no atreides meaning;
 //     the adapter decodes them as unknown and AfterModel fires per chunk.
 var DefaultEvents = []string{
-	"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "SessionEnd",
+	"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd",
 }
 
 // optionalEvents are handled by the adapter but not registered by
 // default (see DefaultEvents).
-var optionalEvents = []string{"PreCompress", "Notification"}
+var optionalEvents = []string{"Notification"}
+
+// fixedMatcher limits PreCompress to /compress. Gemini CLI 0.61.0
+// (ChatCompressionService.compress) fires PreCompress with trigger "auto"
+// before every model turn, before it even checks whether the history is
+// over its threshold, and fires nothing after a compression: an "auto"
+// PreCompress cannot be told from an ordinary turn, so hooking it would
+// cost a process start per turn and tell atreides nothing. "manual" is
+// /compress, which always compresses (force). Gemini compares a
+// PreCompress matcher with the trigger exactly (matchesTrigger).
+func fixedMatcher(event string) string {
+	if event == "PreCompress" {
+		return "manual"
+	}
+	return ""
+}
 
 // defaultTimeoutMillis is the per-handler timeout written when none is
 // given: the same ten seconds as for Claude Code, in Gemini's milliseconds
@@ -89,6 +102,7 @@ var spec = &install.HookSpec{
 	Host: Host, Name: "Gemini CLI", ConfigDir: ".gemini", Events: DefaultEvents,
 	NonEvents: []string{"enabled", "disabled", "notifications"}, LenientEvents: true, JSONC: true,
 	Optional: optionalEvents, JudgedEvents: []string{"BeforeTool"}, AllToolEvents: []string{"AfterTool"}, Judged: judgedMatcher,
+	Fixed:     fixedMatcher,
 	ParseNote: "Gemini CLI reports an error for a settings file it cannot parse; atreides left it untouched: fix the file and run again",
 }
 

@@ -30,7 +30,7 @@ func TestGeminiSettingsPath(t *testing.T) {
 // The events and tools written must be ones the gemini adapter handles.
 func TestGeminiEventsAndToolsMatchAdapter(t *testing.T) {
 	codec.CheckHandles(t, append(slices.Clone(DefaultEvents), optionalEvents...), "run_shell_command")
-	for _, ev := range []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
+	for _, ev := range []string{"BeforeModel", "AfterModel", "BeforeToolSelection", "Notification"} {
 		if slices.Contains(DefaultEvents, ev) {
 			t.Errorf("%s is registered by default", ev)
 		}
@@ -59,7 +59,7 @@ func TestInstallGeminiHandlerShape(t *testing.T) {
 	hooktest.CheckShape(t, installtest.ReadFile(t, path), hooktest.Shape{
 		Host: Host, Events: DefaultEvents, Fresh: true,
 		Matcher: func(ev string) string {
-			return map[string]string{"BeforeTool": judgedMatcher(), "AfterTool": "*"}[ev]
+			return map[string]string{"BeforeTool": judgedMatcher(), "AfterTool": "*", "PreCompress": "manual"}[ev]
 		},
 		Handler: func(string) map[string]any {
 			return map[string]any{"type": "command", "name": "atreides", "command": "'/home/me/my tools/atreides' hook gemini --timeout 7", "timeout": 7000.0}

@@ -35,6 +35,12 @@ type Script struct {
 type Step struct {
 	Text string
 	Call *Call
+	// Tokens, when set, is the total_tokens the first answer of this step
+	// reports (later answers of the same step report the usual 120): a
+	// host with a small auto-compaction limit then compacts once, and the
+	// step, served again from the compacted history, does not compact
+	// again.
+	Tokens int
 }
 
 // Call is a function call the fake model makes; Arguments is marshalled to
@@ -78,6 +84,8 @@ type Server struct {
 	mu       sync.Mutex
 	requests []*Request
 	errs     []string
+	// reported are the steps whose Tokens were reported once.
+	reported map[int]bool
 }
 
 // Start starts a fake server on 127.0.0.1:0; it is closed by t.Cleanup, and
@@ -188,11 +196,33 @@ func (s *Server) stream(w http.ResponseWriter, req *Request, step Step) {
 		send("response.output_text.delta", map[string]any{"output_index": 0, "content_index": 0, "item_id": msgID, "delta": step.Text})
 	}
 	send("response.output_item.done", map[string]any{"output_index": 0, "item": item})
+	input, total := 100, 120
+	if step.Tokens > 0 && s.reportTokens(req) {
+		input, total = step.Tokens-20, step.Tokens
+	}
 	send("response.completed", map[string]any{"response": map[string]any{
 		"id": id, "object": "response", "status": "completed", "model": model, "output": []any{item},
-		"usage": map[string]any{"input_tokens": 100, "input_tokens_details": map[string]any{"cached_tokens": 0},
-			"output_tokens": 20, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 120},
+		"usage": map[string]any{"input_tokens": input, "input_tokens_details": map[string]any{"cached_tokens": 0},
+			"output_tokens": 20, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": total},
 	}})
+}
+
+// reportTokens says whether a main request's step reports its Tokens:
+// only the first time the step is answered.
+func (s *Server) reportTokens(req *Request) bool {
+	if req.Kind != KindMain {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reported[req.Step] {
+		return false
+	}
+	if s.reported == nil {
+		s.reported = map[int]bool{}
+	}
+	s.reported[req.Step] = true
+	return true
 }
 
 // with returns a copy of m with k set to v.
