@@ -9,21 +9,32 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/sanitize"
+	"github.com/atreides-dev/atreides/internal/shell"
+	"github.com/atreides-dev/atreides/internal/shellcall"
 	"github.com/atreides-dev/atreides/internal/strikes"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // Strikes counts consecutive failures per tool and target (the normalized
-// command or path), so that one flaky command does not mask another. At
+// command or path), so that one flaky command does not mask another, and
+// a shell command's failures per intent when it has one (test, build,
+// lint, install: shell.RunIntent, read from the guard's walk), so that
+// hopping between runners of one failing suite (`npm test`, `npx jest`,
+// `yarn test`) counts as the thrashing it is. At
 // the warning strike it offers fix suggestions for the error class; at the
 // escalation strike it tells the agent to stop repeating itself and to
 // consult the oracle agent, then starts that target's count afresh. A
-// success on the same target clears its count.
+// success on the same target, or of the same intent, clears its count.
 func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
 		Groups: strikes.Key.Group() | StopKey.Group() | tasks.OutboxKey.Group(),
+		Prepare: func(c *engine.Call) {
+			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
+				shellcall.Effects(c) // walked outside the lock
+			}
+		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return strike(c, opts)
 		},
@@ -38,10 +49,17 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{}, nil
 	}
 	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
+	var intent string
+	if ev.Tool.Name == event.Shell {
+		intent = shellcall.Effects(c).Intent
+	}
 	text := failureText(ev)
 	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
 	if !failed {
 		strikes.Key.Of(s).Clear(tool, target)
+		if intent != "" {
+			strikes.Key.Of(s).ClearIntent(tool, intent)
+		}
 		return event.Result{}, nil
 	}
 	class, excerpt := classifyError(text)
@@ -50,7 +68,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		StopKey.Of(s).Interrupted = true
 		return event.Result{}, nil
 	}
-	k := strikes.Key.Of(s).Add(tool, target, strikes.StrikeError{
+	k := strikes.Key.Of(s).AddRun(tool, target, intent, strikes.StrikeError{
 		Class: class, Excerpt: sanitize.String(shorten(strings.TrimSpace(excerpt), 160), 200), Time: ev.Time,
 	})
 	o := opts().normalize()
@@ -58,7 +76,11 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	case k.Count >= o.EscalateAt:
 		msg := escalation(k, o, ev.HostFacts())
 		tasks.QueueError(s, escalationError(k, ev))
-		strikes.Key.Of(s).Clear(tool, target)
+		if intent != "" {
+			strikes.Key.Of(s).ClearIntent(tool, intent)
+		} else {
+			strikes.Key.Of(s).Clear(tool, target)
+		}
 		s.Counters.Escalations++
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.High, msg)}, nil
 	case k.Count >= o.WarnAt:
@@ -142,6 +164,9 @@ func isOutputFilter(name string) bool {
 }
 
 func describeTarget(k *strikes.Strike) string {
+	if k.Intent != "" {
+		return fmt.Sprintf("%s (last: `%s`)", intentRuns(k.Intent), k.Target)
+	}
 	if k.Target == "" {
 		return k.Tool
 	}
@@ -192,4 +217,15 @@ func oracle(o Options, host *event.HostFacts) (a Agent, call string) {
 		return Agent{}, ""
 	}
 	return a, host.CallOf(a.ID)
+}
+
+// intentRuns names an intent's runs as the agent reads them.
+func intentRuns(intent string) string {
+	switch intent {
+	case shell.IntentInstall:
+		return "installs"
+	case shell.IntentBuild:
+		return "builds"
+	}
+	return intent + " runs"
 }
