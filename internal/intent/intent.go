@@ -347,4 +347,3 @@ func NotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // Summary renders an intent for the agent: the goal, constraints,
 // acceptance criteria and scope it now works under.
 func (in *Intent) Summary() string { return in.SummaryWithin(0) }
-
