@@ -74,7 +74,7 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	o := opts().normalize()
 	switch {
 	case k.Count >= o.EscalateAt:
-		msg := escalation(k, o, ev.HostFacts())
+		msg := escalation(k, o, ev.Host, ev.HostFacts())
 		tasks.QueueError(s, escalationError(k, ev))
 		if intent != "" {
 			strikes.Key.Of(s).ClearIntent(tool, intent)
@@ -183,7 +183,7 @@ func warning(k *strikes.Strike) string {
 // escalation tells the agent to stop repeating the call: its errors, each
 // distinct one once (they are most often the same line), and whom to consult or
 // what to do instead, in a few lines.
-func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
+func escalation(k *strikes.Strike, o Options, hostName string, host *event.HostFacts) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "atreides escalation: %s failed %d times in a row", describeTarget(k), k.Count)
 	var seen []string // each distinct error once, oldest first
@@ -196,7 +196,7 @@ func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 		fmt.Fprintf(&b, " (%s)", strings.Join(seen, "; "))
 	}
 	b.WriteString(". Stop repeating it. ")
-	if a, call := oracle(o, host); call != "" {
+	if a, call := oracle(o, hostName, host); call != "" {
 		fmt.Fprintf(&b, "Next: consult %s (%s) with the error and what you tried", a.Name, call)
 		if o.Announce {
 			b.WriteString(", and tell the user")
@@ -210,11 +210,23 @@ func escalation(k *strikes.Strike, o Options, host *event.HostFacts) string {
 }
 
 // oracle is the agent failures are escalated to and how the host starts
-// it; call is "" when there is none the host can start.
-func oracle(o Options, host *event.HostFacts) (a Agent, call string) {
+// it; call is "" when there is none the host can start. It is the
+// roster's oracle only when the host has it (installed, not deleted);
+// else the fallback the host has (its own general agent), named by its
+// id; else none.
+func oracle(o Options, hostName string, host *event.HostFacts) (a Agent, call string) {
 	a, ok := o.agent(o.Oracle)
 	if !ok {
 		return Agent{}, ""
+	}
+	if o.EscalateTo != nil {
+		id, fallback := o.EscalateTo(hostName)
+		switch {
+		case id == "":
+			return Agent{}, ""
+		case fallback:
+			a = Agent{ID: id, Name: "the " + id + " agent"}
+		}
 	}
 	return a, host.CallOf(a.ID)
 }
