@@ -164,7 +164,8 @@ func isOutputFilter(name string) bool {
 }
 
 func describeTarget(k *strikes.Strike) string {
-	if k.Intent != "" {
+	if k.Varied {
+		// Runners of one intent took turns: the streak is the intent's.
 		return fmt.Sprintf("%s (last: `%s`)", intentRuns(k.Intent), k.Target)
 	}
 	if k.Target == "" {

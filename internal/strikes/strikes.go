@@ -22,7 +22,10 @@ type Strike struct {
 	// Intent groups a shell command's failures by purpose (test, build,
 	// lint, install: shell.RunIntent) rather than by command text, so
 	// `npm test` then `npx jest` then `yarn test` is one thrashing run.
-	Intent string        `json:"intent,omitempty"`
+	Intent string `json:"intent,omitempty"`
+	// Varied is set once the runs of an intent's streak were not all the
+	// same command: only then is the streak named by its intent.
+	Varied bool          `json:"varied,omitempty"`
 	Count  int           `json:"count"`
 	Class  string        `json:"class,omitempty"` // the last error class
 	Errors []StrikeError `json:"errors,omitempty"`
@@ -90,6 +93,9 @@ func (g *State) AddRun(tool, target, intent string, e StrikeError) *Strike {
 		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target, Intent: intent})
 		k = &g.Targets[len(g.Targets)-1]
 	}
+	if k.Count > 0 && k.Target != target {
+		k.Varied = true
+	}
 	k.Target = target
 	k.Count++
 	k.Class = e.Class
@@ -126,14 +132,22 @@ func (g *State) clear(match func(*Strike) bool) bool {
 // Key is the group's key; its section's tag, 3, is in records on disk.
 var Key = state.RegisterSession(3, "strikes", "strikes", func(g *State, c *binrec.Codec) {
 	binrec.List(c, &g.Targets, (*Strike).Fields)
-	// The intents come last, one per target, and only when one is set: a
-	// record written before intents existed reads as without them.
-	if c.More(slices.ContainsFunc(g.Targets, func(k Strike) bool { return k.Intent != "" })) {
-		for i := range g.Targets {
-			c.Str(&g.Targets[i].Intent)
+	CodeIntents(c, g.Targets)
+})
+
+// CodeIntents codes the strikes' intents (and Varied) after the list that holds them
+// (coded with [Strike.Fields]), last in their record, one per strike and
+// only when one is set: a record written before intents existed reads as
+// without them. The group's section and a compaction snapshot (package
+// compaction) end with them.
+func CodeIntents(c *binrec.Codec, list []Strike) {
+	if c.More(slices.ContainsFunc(list, func(k Strike) bool { return k.Intent != "" })) {
+		for i := range list {
+			c.Str(&list[i].Intent)
+			c.Bool(&list[i].Varied)
 		}
 	}
-})
+}
 
 // Fields codes a strike: the group's, and a compaction snapshot's
 // (package compaction).
