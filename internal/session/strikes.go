@@ -31,8 +31,12 @@ func Strikes(opts OptionsFunc) engine.Handler {
 		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
 		Groups: strikes.Key.Group() | StopKey.Group() | tasks.OutboxKey.Group(),
 		Prepare: func(c *engine.Call) {
-			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
-				shellcall.Effects(c) // walked outside the lock
+			// A failure's intent is walked outside the lock. A success
+			// needs it only to end an intent's streak, which is rare: it
+			// is walked then (runIntent), so that a preset without the
+			// phase tracker adds no walk to every successful command.
+			if ev := c.Event; ev.Kind == event.PostTool && ev.Tool.Name == event.Shell && shellFailed(ev) {
+				shellcall.Effects(c)
 			}
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
@@ -49,12 +53,9 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{}, nil
 	}
 	tool, target := string(ev.Tool.Name), strikeTarget(ev.Tool)
-	var intent string
-	if ev.Tool.Name == event.Shell {
-		intent = shellcall.Effects(c).Intent
-	}
 	text := failureText(ev)
 	failed := ev.Failed || (ev.Tool.Name == event.Shell && strongFailure(ev.Output))
+	intent := runIntent(c, failed)
 	if !failed {
 		strikes.Key.Of(s).Clear(tool, target)
 		if intent != "" {
@@ -87,6 +88,23 @@ func strike(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{Context: event.Note("strikes", tool+" "+target, event.Normal, warning(k))}, nil
 	}
 	return event.Result{}, nil
+}
+
+// shellFailed reports a shell call that failed, as strike counts it.
+func shellFailed(ev *event.Event) bool { return ev.Failed || strongFailure(ev.Output) }
+
+// runIntent is the shell call's run intent (test, build, lint, install;
+// "" for none or another tool): for a failure, and for a success only
+// while some intent's streak is open, which it may end.
+func runIntent(c *engine.Call, failed bool) string {
+	if c.Event.Tool.Name != event.Shell {
+		return ""
+	}
+	open := slices.ContainsFunc(strikes.Key.Of(c.State.Session).Targets, func(k strikes.Strike) bool { return k.Intent != "" })
+	if !failed && !open {
+		return ""
+	}
+	return shellcall.Effects(c).Intent
 }
 
 // escalationError is an escalation as the task board's error log keeps
