@@ -52,5 +52,15 @@ func (o *intentRequestsOptions) run(io *command.IO) error {
 		tb.AddPainted(command.NumberCell(io, r.ID), st.Bold).AddPainted(r.Status, st.Verdict).Add(r.Intent)
 		tb.Add(command.IDCell(io, r.Session, idLen) + governance.From(p, r.Origin)).Add(strings.Join(r.Paths, ",")).Add(r.Reason).EndRow()
 	}
-	return tb.Render()
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	for _, r := range govstate.Key.Read(p).Expansions {
+		if r.Status == govstate.Pending {
+			// Said once, on the terminal's error stream: the table stays the rows.
+			fmt.Fprintln(io.Err, "decide a pending request: atreides intent approve ID, or atreides intent deny ID")
+			break
+		}
+	}
+	return nil
 }
