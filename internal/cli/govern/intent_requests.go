@@ -55,10 +55,12 @@ func (o *intentRequestsOptions) run(io *command.IO) error {
 	if err := tb.Render(); err != nil {
 		return err
 	}
+	if !command.IsTTY(io) {
+		return nil // piped: the rows alone, for scripts
+	}
 	for _, r := range govstate.Key.Read(p).Expansions {
 		if r.Status == govstate.Pending {
-			// Said once, on the terminal's error stream: the table stays the rows.
-			fmt.Fprintln(io.Err, "decide a pending request: atreides intent approve ID, or atreides intent deny ID")
+			fmt.Fprintln(io.Out, "decide a pending request: atreides intent approve ID, or atreides intent deny ID")
 			break
 		}
 	}
