@@ -137,5 +137,5 @@ func requestExpansion(ctx context.Context, e *Env, args json.RawMessage) (string
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("Scope expansion request #%d recorded for intent %s (%s). A human must approve it by adding the paths to the intent's owned_scope; until then writes there stay blocked. Continue with work inside the scope.", r.ID, r.Intent, strings.Join(r.Paths, ", ")), nil
+	return fmt.Sprintf("Scope expansion request #%d recorded for intent %s (%s). The user decides (atreides intent approve %d, or deny %d) and you are told at your next event; until then writes there stay blocked. Continue with work inside the scope.", r.ID, r.Intent, strings.Join(r.Paths, ", "), r.ID, r.ID), nil
 }

@@ -40,4 +40,5 @@ func (p *Snapshot) fields(c *binrec.Codec) {
 	binrec.List(c, &p.Strikes, (*strikes.Strike).Fields)
 	binrec.List(c, &p.LastCalls, (*history.ToolCall).Fields)
 	c.Bool(&p.Delivered)
+	strikes.CodeIntents(c, p.Strikes) // last: added after the rest
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,6 +93,7 @@ func (g *gov) handle() (event.Result, error) {
 	case event.SessionEnd:
 		g.p().Release(ev.SessionID)
 	}
+	r.Context = append(r.Context, g.tellDecisions()...)
 	return r, err
 }
 
@@ -164,7 +166,9 @@ func (g *gov) preTool() (event.Result, error) {
 		g.p().Release(ev.SessionID)
 		return deny("governance.intent-closed", fmt.Sprintf("Your intent %s is no longer open (removed or closed in .atreides/intents.yaml), so you hold no intent. Call %s with an open intent before writing.", held.Intent, g.tool("select_active_intent"))), nil
 	}
-	sc := intent.NewScope(root, in.Scope)
+	// The owned scope is the intents file's and what the user approved
+	// (kept in the store: the file is input and approves nothing).
+	sc := intent.NewScope(root, append(slices.Clone(in.Scope), g.p().Granted(in.ID)...))
 	var outside []string
 	for _, p := range paths {
 		if shown, ok := sc.Contains(p); !ok {

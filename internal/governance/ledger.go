@@ -115,12 +115,18 @@ func (g *gov) postTool() error {
 	s := g.s()
 	i := slices.IndexFunc(s.Snaps, func(x Snap) bool { return x.ToolUseID == ev.ToolUseID && ev.ToolUseID != "" })
 	if i < 0 {
+		if slices.Contains(s.Recorded, ev.ToolUseID) {
+			return nil // a replay of a call already recorded: once per tool use
+		}
 		return g.lateRecords()
 	}
 	snap := s.Snaps[i]
 	s.Snaps = slices.Delete(s.Snaps, i, i+1)
 	if !g.o.Trace {
 		return nil
+	}
+	if g.stateLoaded() {
+		s.recorded(ev.ToolUseID)
 	}
 	for _, f := range snap.Files {
 		after := readTarget(f.Path)
@@ -171,6 +177,9 @@ func (g *gov) lateRecords() error {
 	ev := g.ev()
 	if !g.o.Trace || ev.ToolUseID == "" {
 		return nil
+	}
+	if g.stateLoaded() {
+		g.s().recorded(ev.ToolUseID)
 	}
 	paths, _ := g.targets()
 	for _, p := range paths {

@@ -1,6 +1,7 @@
 package governance
 
 import (
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
@@ -14,6 +15,26 @@ type Snapshots struct {
 	// Snaps are the files a pending tool call may change, hashed before
 	// the call, keyed by tool-use id.
 	Snaps []Snap `json:"snaps,omitempty"`
+	// Recorded are the tool-use ids whose changes the ledger has, the
+	// newest last, at most MaxRecorded: a PostToolUse the host sends
+	// again finds its snapshot gone, and without them would be recorded a
+	// second time as a late change (in a team's store too, whose ledger
+	// the trace writer's own check does not read).
+	Recorded []string `json:"recorded,omitempty"`
+}
+
+// MaxRecorded bounds Snapshots.Recorded.
+const MaxRecorded = 32
+
+// recorded notes that the ledger has the changes of tool use id.
+func (g *Snapshots) recorded(id string) {
+	if id == "" || slices.Contains(g.Recorded, id) {
+		return
+	}
+	g.Recorded = append(g.Recorded, id)
+	if over := len(g.Recorded) - MaxRecorded; over > 0 {
+		g.Recorded = append(g.Recorded[:0], g.Recorded[over:]...)
+	}
 }
 
 // Snap is a file's state before a tool call.
@@ -82,4 +103,8 @@ func (g *Snapshots) fields(c *binrec.Codec) {
 		})
 		c.Time(&p.Time)
 	})
+	// Last, and only when set: an older record reads as without them.
+	if c.More(len(g.Recorded) > 0) {
+		c.Strs(&g.Recorded)
+	}
 }

@@ -148,3 +148,20 @@ func TestLeaseFromAnotherCheckout(t *testing.T) {
 		})
 	}
 }
+
+// TestTeamLedgerReplayRecordedOnce: in a team's store, a PostToolUse the
+// host sends again (same tool-use id) adds no second record: the session
+// remembers the tool uses the ledger has.
+func TestTeamLedgerReplayRecordedOnce(t *testing.T) {
+	f := newFixture(t)
+	f.opts.Team = true
+	f.signed()
+	f.selectIntent("s1", "auth")
+	f.shellWrite("tee src/auth/a.go", "t1", "src/auth/a.go", "package a\n")
+	f.shell("s1", "tee src/auth/a.go", "t1", event.PostTool) // the replay
+	f.shell("s1", "tee src/auth/a.go", "t1", event.PostTool) // and again
+	data, head := teamLedger(t, f.st)
+	if rep := trace.VerifyTeam(data, head); !rep.OK || rep.Records != 1 {
+		t.Fatalf("team ledger after replays: %+v\n%s", rep, data)
+	}
+}

@@ -54,6 +54,12 @@ type ScopeRequest struct {
 	Reason  string    `json:"reason,omitempty"`
 	Status  string    `json:"status"` // pending | approved | rejected
 	Time    time.Time `json:"t"`
+	// Note is the user's word with the decision; Decided when it was
+	// made (zero while pending); Told whether the requesting agent was
+	// told (Decide, Untold).
+	Note    string    `json:"note,omitempty"`
+	Decided time.Time `json:"decided,omitzero"`
+	Told    bool      `json:"told,omitempty"`
 	// Origin is the checkout that asked, in a team's store (the zero
 	// Origin elsewhere).
 	Origin store.Origin `json:"origin,omitzero"`
@@ -169,7 +175,7 @@ func RenewLease(p *state.Project, l *IntentLock, now time.Time) {
 func RequestScope(p *state.Project, intent, session string, paths []string, reason string, now time.Time) ScopeRequest {
 	g := Key.Of(p)
 	g.NextExpansion++
-	r := ScopeRequest{ID: g.NextExpansion, Intent: intent, Session: session, Paths: paths, Reason: reason, Status: "pending", Time: now, Origin: p.Here()}
+	r := ScopeRequest{ID: g.NextExpansion, Intent: intent, Session: session, Paths: paths, Reason: reason, Status: Pending, Time: now, Origin: p.Here()}
 	g.Expansions = append(g.Expansions, r)
 	return r
 }
@@ -212,7 +218,8 @@ func (g *Governance) Salvaged() {
 // Key is the group's key. Its section's tag, 4, is in records on disk,
 // and so are those of the origins, which came later in sections of their
 // own (8 and 9) so that an older atreides keeps them as a newer build's
-// groups instead of finding bytes it does not know in its section.
+// groups instead of finding bytes it does not know in its section; the
+// scope requests' decisions likewise (12).
 var Key = state.RegisterProject(4, "governance", "governance", (*Governance).fields,
 	// A lease is known by its session, which holds one at a time and is
 	// made in one checkout: keyed by intent, the lease an older build
@@ -222,7 +229,8 @@ var Key = state.RegisterProject(4, "governance", "governance", (*Governance).fie
 	}),
 	state.Also(9, "scope request origins", func(g *Governance, c *binrec.Codec) {
 		state.CodeOrigins(c, g.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
-	}))
+	}),
+	state.Also(12, "scope request decisions", (*Governance).decisions))
 
 func (g *Governance) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {

@@ -114,6 +114,9 @@ func (a effectWalk) effects(c *Cmd) {
 	if a.eff.Verifies == "" {
 		a.eff.Verifies = shell.Verifier(c.Name, c.Args)
 	}
+	if a.eff.Intent == "" {
+		a.eff.Intent = shell.RunIntent(c.Name, c.Args)
+	}
 	a.reads(c)
 	if slices.Contains(downloaders, c.Name) {
 		wDownload(a.analyzer, c)

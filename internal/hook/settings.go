@@ -12,6 +12,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/guard"
+	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -80,7 +81,9 @@ func NewSettings(root string) *Settings {
 	// the session handlers carry on.
 	s.session = sync.OnceValue(func() session.Options {
 		c, _ := s.Config()
-		return session.FromConfig(c).WithRoster(s.roster())
+		o := session.FromConfig(c).WithRoster(s.roster())
+		o.EscalateTo = s.escalateTo(o.Oracle)
+		return o
 	})
 	// The modes' texts live in the configuration only (no Go copy of the
 	// ultrawork block). A broken file leaves no modes.
@@ -250,4 +253,17 @@ func presetOf(name string) config.Preset {
 		return config.PresetStandard
 	}
 	return config.PresetFull
+}
+
+// escalateTo is the agent a host's escalation names (host.Host.
+// EscalationAgent), looked up in the host's agent directories only when
+// an escalation is due: one stat per scope, never on an ordinary event.
+func (s *Settings) escalateTo(oracle string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		h, ok := all.ByName(name)
+		if !ok {
+			return oracle, false
+		}
+		return h.EscalationAgent(host.EnvAt(os.Getenv, s.root), oracle)
+	}
 }

@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -347,26 +346,4 @@ func NotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // Summary renders an intent for the agent: the goal, constraints,
 // acceptance criteria and scope it now works under.
-func (in *Intent) Summary() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Intent %s: %s\n", in.ID, in.Title)
-	if in.Goal != "" {
-		fmt.Fprintf(&b, "Goal: %s\n", in.Goal)
-	}
-	fmt.Fprintf(&b, "Owned scope (you may write only here): %s\n", strings.Join(in.Scope, ", "))
-	list := func(title string, items []string) {
-		if len(items) == 0 {
-			return
-		}
-		b.WriteString(title + ":\n")
-		for i, s := range items {
-			b.WriteString("  " + strconv.Itoa(i+1) + ". " + s + "\n")
-		}
-	}
-	list("Constraints", in.Constraints)
-	list("Acceptance criteria", in.Acceptance)
-	if in.Owner != "" {
-		fmt.Fprintf(&b, "Owner: %s\n", in.Owner)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
+func (in *Intent) Summary() string { return in.SummaryWithin(0) }

@@ -50,3 +50,50 @@ func Continuation(text string) bool {
 	}
 	return true
 }
+
+// Resumes reports whether a prompt tells the agent to go on with the work
+// it has, in more words than a go-ahead: "continue where you left off",
+// "ok, keep going until the tests pass", "proceed with the plan", "go
+// ahead and implement it". After any acknowledgements ("ok", "yes",
+// "please") its first word says to carry on; what follows only steers
+// the same task. "ok, now the docs" is a request: "now" says nothing of
+// carrying on.
+func Resumes(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '\''
+	})
+	i := 0
+	for i < len(words) && acks()[words[i]] {
+		i++
+	}
+	if i == len(words) {
+		return false
+	}
+	next := ""
+	if i+1 < len(words) {
+		next = words[i+1]
+	}
+	switch words[i] {
+	case "keep", "carry", "go":
+		return next == "going" || next == "on" || next == "at" || next == "ahead"
+	}
+	return resumeVerbs()[words[i]]
+}
+
+// acks are the words that only acknowledge, before what the user says.
+var acks = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("ok okay k kk yes y yep yeah yup sure please pls plz thanks thank you ty lgtm great fine alright right good cool nice perfect so then ja oui sí si да ок") {
+		m[w] = true
+	}
+	return m
+})
+
+// resumeVerbs say "carry on", in the languages goAhead covers.
+var resumeVerbs = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("continue cont resume proceed finish weiter weitermachen fortfahren continuez continuer continúa continua sigue prosegui продолжай продолжи продолжить дальше 继续 続けて 続行 계속 계속해") {
+		m[w] = true
+	}
+	return m
+})

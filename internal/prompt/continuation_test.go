@@ -18,3 +18,25 @@ func TestContinuation(t *testing.T) {
 		}
 	}
 }
+
+// TestResumes: a longer go-ahead carries on the task; a prompt that
+// names new work after an acknowledgement does not.
+func TestResumes(t *testing.T) {
+	for text, want := range map[string]bool{
+		"continue where you left off":         true,
+		"ok, keep going until the tests pass": true,
+		"Proceed with the plan.":              true,
+		"yes go ahead and implement it":       true,
+		"please finish the migration":         true,
+		"ok, now the docs":                    false,
+		"add a test for the parser":           false,
+		"keep the old API and add a new one":  false,
+		"go to the settings page and fix it":  false,
+		"ok":                                  false,
+		"":                                    false,
+	} {
+		if got := Resumes(text); got != want {
+			t.Errorf("Resumes(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

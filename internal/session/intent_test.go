@@ -74,3 +74,38 @@ func TestStateBlockLongIntent(t *testing.T) {
 		t.Errorf("%d bytes (budget %d):\n%s", len(out), o.MemoryBudget, out)
 	}
 }
+
+// TestStateBlockLargeIntentKeepsAcceptance: when a large intent is cut
+// to fit the state block, its acceptance criteria are kept first; long
+// constraints go before them, and the block says what was left out.
+func TestStateBlockLargeIntentKeepsAcceptance(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".atreides"), 0o755)
+	var constraints []string
+	for range 30 {
+		constraints = append(constraints, "keep the public API of the package stable for existing callers")
+	}
+	big := "intents:\n  - id: big\n    title: Big change\n    goal: Rework the parser\n    status: open\n    owned_scope: [internal/parse/**]\n" +
+		"    constraints: [" + strings.Join(constraints, ", ") + "]\n" +
+		"    acceptance_criteria: [go test ./internal/parse/ passes, the fuzz corpus runs clean]\n"
+	os.WriteFile(filepath.Join(dir, ".atreides", "intents.yaml"), []byte(big), 0o644)
+	p := &state.Project{}
+	govstate.Key.Of(p).Locks = []govstate.IntentLock{{Intent: "big", Session: "s", Since: t0, Renewed: t0}}
+	ev := &event.Event{Kind: event.SessionStart, Host: "claude", Facts: testHosts["claude"], Source: "compact", ProjectDir: dir, SessionID: "s", Time: t0}
+	c := &engine.Call{Event: ev, State: &engine.State{Session: state.NewSession("s", "claude", t0), Project: p}, Decision: &event.Decision{}}
+	o := testOptions()
+	o.MemoryBudget = 2000
+	r, err := memory(c, func() Options { return o })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := event.JoinEntries(r.Context)
+	for _, w := range []string{"Intent big: Big change", "Owned scope (you may write only here): internal/parse/**", "Acceptance criteria:", "1. go test ./internal/parse/ passes", "2. the fuzz corpus runs clean", "left out to fit", "atreides intent show big"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("state block lacks %q:\n%s", w, out)
+		}
+	}
+	if len(out) > o.MemoryBudget {
+		t.Errorf("%d bytes, budget %d", len(out), o.MemoryBudget)
+	}
+}

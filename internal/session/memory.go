@@ -134,7 +134,7 @@ func stateBlock(c *engine.Call, opts OptionsFunc, stored *compaction.Memory, sna
 	}
 	o.MemoryBudget = max(o.MemoryBudget-used, o.MemoryBudget/2)
 	tasks, depths := taskItems(taskboard.Key.Read(p), tasks.SessionTaskKey.Of(s), 0)
-	text := renderState(snap, p, heldIntent(c), tasks, depths, o, ev.Time)
+	text := renderState(snap, p, heldIntent(c, o.MemoryBudget/2), tasks, depths, o, ev.Time)
 	if stored.Snapshot != nil {
 		stored.Snapshot.Delivered = true
 	}
@@ -249,8 +249,10 @@ const nearBonus = 200
 // that an agent whose conversation was compacted still knows what it is
 // working on and where it may write; "" when it holds none. The lock is
 // the session's as of now: a lease another session took over in the
-// meantime is not this session's any more.
-func heldIntent(c *engine.Call) string {
+// meantime is not this session's any more. A large intent is cut to max
+// bytes (0: not cut) keeping its acceptance criteria before its goal and
+// constraints (intent.SummaryWithin).
+func heldIntent(c *engine.Call, max int) string {
 	lock := govstate.Key.Read(c.State.Project).HeldBy(c.Event.SessionID)
 	if lock == nil || c.Event.SessionID == "" {
 		return ""
@@ -263,12 +265,13 @@ func heldIntent(c *engine.Call) string {
 	case in == nil:
 		return fmt.Sprintf("Intent %s (no longer in the intents file: select an open intent before writing)", lock.Intent)
 	}
-	return in.Summary()
+	return in.SummaryWithin(max)
 }
 
 // renderState renders the state block within o.MemoryBudget bytes. The
-// held intent comes first and always (cut by lines to half the budget at
-// most): it is the frame of all the rest. The other items are chosen by
+// held intent comes first and always (cut to half the budget at most by
+// heldIntent, acceptance criteria kept longest; cut by lines here only as
+// a backstop): it is the frame of all the rest. The other items are chosen by
 // score and never cut: one that does not fit is left out, and the block
 // says how many were.
 //

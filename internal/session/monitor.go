@@ -56,7 +56,7 @@ func monitor(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	held := ""
 	if last && !ev.InSubagent() {
-		held = heldIntent(c)
+		held = heldIntent(c, 0)
 	}
 	text := monitorNote(u, last, ev.InSubagent(), ev.HostFacts().Compact, held)
 	return event.Result{Context: []event.Entry{{

@@ -30,6 +30,11 @@ type Options struct {
 	// to (agents.HostName; ""
 	// none: the agent is told to diagnose and ask the user).
 	Oracle string
+	// EscalateTo is the agent a host's escalation names, given the host's
+	// name (host.Host.EscalationAgent: the oracle when the host has it,
+	// else a fallback it has, else ""), and whether that is a fallback;
+	// nil: the oracle, unchecked (tests).
+	EscalateTo func(host string) (agent string, fallback bool)
 
 	// MaxBlocks is how many stops in a row may be blocked (kept below the
 	// host's own cap of 8); StagnantTurns how many blocked stops without

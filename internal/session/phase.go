@@ -31,10 +31,9 @@ const (
 // its guidance as one short line of context only when the phase changed,
 // and after a tool call only the first time the session enters that phase
 // (until a compaction): the agent is not told the same thing on every
-// call or prompt. A prompt
-// that only says to go on ("ok", "continue": prompt.Continuation) starts
-// no new task, so it neither moves the phase back to intent nor earns a
-// line (the same rule decides both, so they cannot disagree).
+// call or prompt. Only a prompt that starts a new task (newTask) moves
+// the phase back to intent and earns a line (the same rule decides both,
+// so they cannot disagree).
 func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
@@ -72,7 +71,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	ph := phase.Key.Of(s)
 	switch ev.Kind {
 	case event.UserPrompt:
-		if prompt.Continuation(ev.Prompt) {
+		if !newTask(ev.Prompt) {
 			return event.Result{}, nil
 		}
 		class := prompt.Classify(promptWords(c))
@@ -100,6 +99,21 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 		return event.Result{Context: []event.Entry{{Source: "phase", ID: to, Priority: event.Normal, Text: phaseText(to, opts), Once: true}}}, nil
 	}
 	return event.Result{}, nil
+}
+
+// newTask reports whether a prompt starts a new task, the one thing that
+// sends the phase back to intent. A prompt that only says to go on ("ok",
+// "continue": prompt.Continuation) does not, nor one whose first word
+// after any acknowledgement says to carry on ("continue where you left
+// off", "keep going until the tests pass", "go ahead and implement it":
+// prompt.Resumes): the user who types them after a compaction restored
+// the session's phase wants the work finished, not restated. Everything
+// else does, a question included: telling a question about the current
+// work from a new request needs the conversation, which the hook does not
+// read on every prompt, and a needless intent line costs one line while a
+// missed one lets the agent skip restating a new request.
+func newTask(text string) bool {
+	return !prompt.Continuation(text) && !prompt.Resumes(text)
 }
 
 // phaseText is the one short line for a new phase: where the agent is

@@ -169,10 +169,10 @@ func applyItem(todos []agenttodos.Todo, ch itemChange, output string) []agenttod
 // Where a pending item comes from; the stop gate's message says how to
 // close each kind that is in its list, and only those.
 const (
-	fromTodo    = "atreides"        // the session's own atreides todo
-	fromHost    = "your todo list"  // the host's todo tool, mirrored
-	fromMessage = "in your message" // an unchecked box in the last message
-	fromTask    = "task"            // the task the session claimed
+	fromTodo    = "atreides"          // the session's own atreides todo
+	fromHost    = "your todo list"    // the host's todo tool, mirrored
+	fromMessage = "from your message" // an unchecked box of a reply, kept
+	fromTask    = "task"              // the task the session claimed
 )
 
 // pendingItem is one open item as the stop gate lists it.
@@ -184,10 +184,12 @@ type pendingItem struct {
 // pendingTodos gathers what holds this session's stop (docs/work-items.md):
 // its own atreides todos (todos.Todos.Held: none added by a person at a
 // terminal or by another session, none from another checkout), the
-// mirrored list of the host's todo tool, unchecked markdown boxes (`- [ ]
-// ...`) in the agent's last message, and the task the session claimed and
-// holds in progress. Boxes are taken from the current message only, so a
-// list the agent stops repeating is not chased forever.
+// mirrored list of the host's todo tool with the checkboxes (`- [ ] ...`)
+// of the agent's replies, and the task the session claimed and holds in
+// progress. The boxes of lastMessage are applied to the list first
+// (agenttodos.SyncBoxes): a box stays open until a reply checks or
+// cancels it; the stop gate's bounds keep a forgotten one from trapping
+// the agent.
 func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pendingItem {
 	var out []pendingItem
 	seen := map[string]bool{}
@@ -206,17 +208,22 @@ func pendingTodos(p *state.Project, s *state.Session, lastMessage string) []pend
 		}
 		add(fromTodo, text, t.Title)
 	}
-	for _, t := range agenttodos.Key.Of(s).Agent {
-		if t.Open() {
+	g := agenttodos.Key.Of(s)
+	if lastMessage != "" {
+		g.SyncBoxes(replyBoxes(lastMessage))
+	}
+	for _, t := range g.Agent {
+		switch {
+		case !t.Open():
+		case t.IsBox():
+			add(fromMessage, t.ID+" "+t.Content, t.Content)
+		default:
 			text := t.Content
 			if t.Status == todos.InProgress {
 				text += " (in progress)"
 			}
 			add(fromHost, text, t.Content)
 		}
-	}
-	for _, box := range uncheckedBoxes(lastMessage) {
-		add(fromMessage, box, box)
 	}
 	if text := taskPhaseItem(tasks.SessionTaskKey.Of(s)); text != "" {
 		add(fromTask, text, text)
@@ -247,10 +254,10 @@ func taskPhaseItem(t *tasks.SessionTask) string {
 	return text + fmt.Sprintf("; when it is done, `atreides plan phase-done %d` runs the verification and marks the phase completed", t.Number)
 }
 
-// uncheckedBoxes finds markdown task items that are not checked, outside
-// fenced code blocks.
-func uncheckedBoxes(msg string) []string {
-	var out []string
+// replyBoxes finds the markdown task items of a reply, outside fenced
+// code blocks: `[ ]` open, `[x]` done, `[-]` or `[~]` cancelled.
+func replyBoxes(msg string) []agenttodos.Box {
+	var out []agenttodos.Box
 	fenced := false
 	for _, line := range strings.Split(msg, "\n") {
 		l := strings.TrimSpace(line)
@@ -275,11 +282,27 @@ func uncheckedBoxes(msg string) []string {
 			}
 			l = l[i+2:]
 		}
-		if rest, ok := strings.CutPrefix(l, "[ ] "); ok && strings.TrimSpace(rest) != "" {
-			out = append(out, strings.TrimSpace(rest))
+		if b, ok := parseBox(l); ok {
+			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// boxMarks are the marks of a checkbox and the status each means.
+var boxMarks = []struct{ mark, status string }{
+	{"[ ] ", todos.Pending}, {"[x] ", agenttodos.Completed}, {"[X] ", agenttodos.Completed},
+	{"[-] ", todos.Cancelled}, {"[~] ", todos.Cancelled},
+}
+
+// parseBox reads one list item's checkbox, its marker already cut off.
+func parseBox(l string) (agenttodos.Box, bool) {
+	for _, m := range boxMarks {
+		if rest, ok := strings.CutPrefix(l, m.mark); ok && strings.TrimSpace(rest) != "" {
+			return agenttodos.Box{Text: strings.TrimSpace(rest), Status: m.status}, true
+		}
+	}
+	return agenttodos.Box{}, false
 }
 
 // finished counts what this session finished so far: its own atreides
@@ -443,7 +466,7 @@ func closeHow(kinds []string, facts *event.HostFacts) string {
 			}
 			how = append(how, "complete them "+tool)
 		case fromMessage:
-			how = append(how, "the boxes in your message: check them")
+			how = append(how, "a box from your messages: write it checked, `- [x] ID`, or cancelled, `- [-] ID`")
 		}
 	}
 	return strings.Join(how, "; ")

@@ -28,6 +28,9 @@ type Effects struct {
 	Changes string
 	// Verifies names the first test, build or lint run ("go test").
 	Verifies string
+	// Intent is the first test, build, lint or install run's purpose
+	// (RunIntent): what strikes group failures by.
+	Intent string
 	// Reads are the files a plain reader prints for whoever runs the
 	// command (cat, head, tail, nl, less, bat, sed without -i): what an
 	// agent has seen of a file through the shell. Absolute and cleaned

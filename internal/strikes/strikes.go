@@ -1,6 +1,7 @@
 package strikes
 
 import (
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
@@ -16,8 +17,15 @@ const MaxStrikeTargets = 20
 
 // Strike counts consecutive failures of one tool on one target.
 type Strike struct {
-	Tool   string        `json:"tool"`
-	Target string        `json:"target"` // normalized command or path
+	Tool   string `json:"tool"`
+	Target string `json:"target"` // normalized command or path; for an intent, its last command
+	// Intent groups a shell command's failures by purpose (test, build,
+	// lint, install: shell.RunIntent) rather than by command text, so
+	// `npm test` then `npx jest` then `yarn test` is one thrashing run.
+	Intent string `json:"intent,omitempty"`
+	// Varied is set once the runs of an intent's streak were not all the
+	// same command: only then is the streak named by its intent.
+	Varied bool          `json:"varied,omitempty"`
 	Count  int           `json:"count"`
 	Class  string        `json:"class,omitempty"` // the last error class
 	Errors []StrikeError `json:"errors,omitempty"`
@@ -47,9 +55,31 @@ func (g *State) Find(tool, target string) *Strike {
 	return nil
 }
 
+// FindIntent returns the strike for the tool's runs of intent, or nil.
+func (g *State) FindIntent(tool, intent string) *Strike {
+	for i := range g.Targets {
+		if g.Targets[i].Tool == tool && g.Targets[i].Intent == intent {
+			return &g.Targets[i]
+		}
+	}
+	return nil
+}
+
 // Add records one failure and returns the updated strike.
 func (g *State) Add(tool, target string, e StrikeError) *Strike {
-	k := g.Find(tool, target)
+	return g.AddRun(tool, target, "", e)
+}
+
+// AddRun records one failure of a run of intent ("" for none: counted by
+// target) and returns the updated strike; an intent's strike takes the
+// target of its latest run.
+func (g *State) AddRun(tool, target, intent string, e StrikeError) *Strike {
+	var k *Strike
+	if intent != "" {
+		k = g.FindIntent(tool, intent)
+	} else {
+		k = g.Find(tool, target)
+	}
 	if k == nil {
 		if len(g.Targets) >= MaxStrikeTargets {
 			oldest := 0
@@ -60,9 +90,13 @@ func (g *State) Add(tool, target string, e StrikeError) *Strike {
 			}
 			g.Targets = append(g.Targets[:oldest], g.Targets[oldest+1:]...)
 		}
-		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target})
+		g.Targets = append(g.Targets, Strike{Tool: tool, Target: target, Intent: intent})
 		k = &g.Targets[len(g.Targets)-1]
 	}
+	if k.Count > 0 && k.Target != target {
+		k.Varied = true
+	}
+	k.Target = target
 	k.Count++
 	k.Class = e.Class
 	k.Last = e.Time
@@ -76,8 +110,18 @@ func (g *State) Add(tool, target string, e StrikeError) *Strike {
 // Clear forgets the strike for the tool and target, reporting whether
 // there was one.
 func (g *State) Clear(tool, target string) bool {
+	return g.clear(func(k *Strike) bool { return k.Tool == tool && k.Target == target && k.Intent == "" })
+}
+
+// ClearIntent forgets the strike for the tool's runs of intent: a
+// success of the same intent (any runner) ends the streak.
+func (g *State) ClearIntent(tool, intent string) bool {
+	return g.clear(func(k *Strike) bool { return k.Tool == tool && k.Intent == intent })
+}
+
+func (g *State) clear(match func(*Strike) bool) bool {
 	for i := range g.Targets {
-		if g.Targets[i].Tool == tool && g.Targets[i].Target == target {
+		if match(&g.Targets[i]) {
 			g.Targets = append(g.Targets[:i], g.Targets[i+1:]...)
 			return true
 		}
@@ -88,7 +132,22 @@ func (g *State) Clear(tool, target string) bool {
 // Key is the group's key; its section's tag, 3, is in records on disk.
 var Key = state.RegisterSession(3, "strikes", "strikes", func(g *State, c *binrec.Codec) {
 	binrec.List(c, &g.Targets, (*Strike).Fields)
+	CodeIntents(c, g.Targets)
 })
+
+// CodeIntents codes the strikes' intents (and Varied) after the list that holds them
+// (coded with [Strike.Fields]), last in their record, one per strike and
+// only when one is set: a record written before intents existed reads as
+// without them. The group's section and a compaction snapshot (package
+// compaction) end with them.
+func CodeIntents(c *binrec.Codec, list []Strike) {
+	if c.More(slices.ContainsFunc(list, func(k Strike) bool { return k.Intent != "" })) {
+		for i := range list {
+			c.Str(&list[i].Intent)
+			c.Bool(&list[i].Varied)
+		}
+	}
+}
 
 // Fields codes a strike: the group's, and a compaction snapshot's
 // (package compaction).

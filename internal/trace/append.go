@@ -39,7 +39,9 @@ type Appended struct {
 }
 
 // Append adds the records queued by [Queue] and then r to the ledger, each
-// chained to the one before, and signs the new head. A write that fails
+// chained to the one before, and signs the new head. A record of a tool
+// use (and files) the ledger's end holds already is not added again
+// (recorded): a replayed PostToolUse makes one record, not two. A write that fails
 // is cut back so that the ledger holds whole lines only; r is then not
 // in the ledger and the error says why (the caller queues it).
 func (w *Writer) Append(r *Record) (Appended, error) {
@@ -63,7 +65,11 @@ func (w *Writer) Append(r *Record) (Appended, error) {
 	}
 	start := t.head.Seq
 	err = t.drain(&out.Notes)
-	if err == nil {
+	switch {
+	case err != nil:
+	case t.recorded(r):
+		out.Notes = append(out.Notes, skipNote(r))
+	default:
 		err = t.add(r)
 	}
 	out.Head = t.head
@@ -279,7 +285,9 @@ func (t *tail) drain(notes *[]string) error {
 			*notes = append(*notes, fmt.Sprintf("queued trace record unreadable (%v); kept as %s", err, filepath.Join(filepath.Base(d.Path("")), aside)))
 			continue
 		}
-		if err := t.add(&r); err != nil {
+		if t.recorded(&r) {
+			*notes = append(*notes, skipNote(&r))
+		} else if err := t.add(&r); err != nil {
 			return err
 		}
 		if err := d.Remove(n); err != nil {

@@ -11,7 +11,7 @@ import (
 
 func NewIntentCmd(io *command.IO) *cobra.Command {
 	return command.NewGroupCmd("intent <subcommand>",
-		"manage governed intents: list, show, add, close, select",
+		"manage governed intents: list, show, add, close, select, approve",
 		`Manage the project's intents (.atreides/intents.yaml): units of work an
 agent must select before it writes, each owning a set of path globs.`,
 		newIntentListCmd(io),
@@ -21,6 +21,8 @@ agent must select before it writes, each owning a set of path globs.`,
 		newIntentSelectCmd(io),
 		newIntentReleaseCmd(io),
 		newIntentRequestsCmd(io),
+		newIntentApproveCmd(io),
+		newIntentDenyCmd(io),
 	)
 }
 

@@ -52,5 +52,17 @@ func (o *intentRequestsOptions) run(io *command.IO) error {
 		tb.AddPainted(command.NumberCell(io, r.ID), st.Bold).AddPainted(r.Status, st.Verdict).Add(r.Intent)
 		tb.Add(command.IDCell(io, r.Session, idLen) + governance.From(p, r.Origin)).Add(strings.Join(r.Paths, ",")).Add(r.Reason).EndRow()
 	}
-	return tb.Render()
+	if err := tb.Render(); err != nil {
+		return err
+	}
+	if !command.IsTTY(io) {
+		return nil // piped: the rows alone, for scripts
+	}
+	for _, r := range govstate.Key.Read(p).Expansions {
+		if r.Status == govstate.Pending {
+			fmt.Fprintln(io.Out, "decide a pending request: atreides intent approve ID, or atreides intent deny ID")
+			break
+		}
+	}
+	return nil
 }
