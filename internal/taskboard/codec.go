@@ -89,6 +89,13 @@ func (t *Tasks) plans(c *binrec.Codec) {
 	}
 }
 
+// cleaned codes the numbers of the tasks taken off TODO.md.
+func (t *Tasks) cleaned(c *binrec.Codec) {
+	if c.Decoding() || len(t.Cleaned) > 0 {
+		binrec.List(c, &t.Cleaned, codeInt)
+	}
+}
+
 func (t *Task) fields(c *binrec.Codec) {
 	c.Int(&t.Number)
 	c.Str(&t.Title, &t.Description, &t.Status, &t.Reason, &t.Priority, &t.Effort, &t.Language)

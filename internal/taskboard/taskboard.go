@@ -24,6 +24,9 @@ type Tasks struct {
 	Gen int `json:"gen,omitempty"`
 	// Files is what was last written to the specs directory.
 	Files TaskFiles `json:"files,omitzero"`
+	// Cleaned are the closed tasks taken off TODO.md ('atreides task
+	// clean'), by number: still on the board, no longer in its list.
+	Cleaned []int `json:"cleaned,omitempty"`
 }
 
 // Task is one task of the board.
@@ -156,4 +159,5 @@ func (t *Tasks) Error(n int) *TaskError {
 // older build keeps them; so did its third, the phases' statuses and the
 // approved plans' text.
 var Key = state.RegisterRecord("tasks", "task board", 'T', 1, (*Tasks).fields, state.Also(1, "approvals", (*Tasks).approvals),
-	state.Also(2, "plans", (*Tasks).plans))
+	state.Also(2, "plans", (*Tasks).plans),
+	state.Also(3, "cleaned", (*Tasks).cleaned))

@@ -1,0 +1,56 @@
+package work
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/spf13/cobra"
+)
+
+// planCommitOptions are the arguments of 'atreides plan commit'.
+type planCommitOptions struct {
+	task string
+}
+
+func newPlanCommitCmd(io *command.IO) *cobra.Command {
+	o := &planCommitOptions{}
+	return &cobra.Command{
+		Use:   "commit N",
+		Short: "commit task N's research reports and plans, once written (task N: plan version V)",
+		Long: `Commit task N's research reports and plan versions and the generated files
+(TODO.md, state.json, errors.json), and nothing else: what /at-research and
+/at-plan do once the report or the plan is written. The message is "task
+N: plan version V (title)" when a plan changed, else "task N: research
+report K (title)". Nothing changed: no commit. A refused commit is
+recorded in errors.json and fails nothing (tasks.commits).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.task = args[0]
+			return o.run(io)
+		},
+	}
+}
+
+func (o *planCommitOptions) run(io *command.IO) error {
+	r, n, err := taskArg(io, o.task)
+	if err != nil {
+		return err
+	}
+	res, err := r.CommitTaskFiles(context.Background(), n)
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.Off:
+		fmt.Fprintf(io.Out, "task %d: scoped commits are off (tasks.commits.enabled)\n", n)
+	case res.Failure != "":
+		fmt.Fprintln(io.Err, res.Summary())
+		return command.ExitStatus(command.ExitFailure)
+	case res.Commit == "":
+		fmt.Fprintf(io.Out, "task %d: nothing to commit: its reports and plans are as committed\n", n)
+	default:
+		fmt.Fprintln(io.Out, res.Summary())
+	}
+	return nil
+}
