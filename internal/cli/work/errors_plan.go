@@ -31,7 +31,14 @@ worst severity as its priority; the errors show the task as their
 planned fix, and become fixed when it is completed. The generated files
 are then committed alone, as "errors: create fix plan for N <type>
 errors (task M)" (tasks.commits); a refused commit fails nothing.`,
-		Args: cobra.ArbitraryArgs,
+		// Checked with the arguments, not when it runs, so that a slash
+		// command's usage line is checked by the parser alone.
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 && o.typ != "" {
+				return command.Usagef("errors plan takes error ids or --type, not both")
+			}
+			return nil
+		},
 		RunE: func(_ *cobra.Command, args []string) error { return o.run(io, args) },
 	}
 	cmd.Flags().StringVar(&o.typ, "type", "", "plan a fix for every open error of this type")
@@ -50,9 +57,6 @@ type errorsPlanJSON struct {
 }
 
 func (o *errorsPlanOptions) run(io *command.IO, args []string) error {
-	if len(args) > 0 && o.typ != "" {
-		return command.Usagef("errors plan takes error ids or --type, not both")
-	}
 	var ids []int
 	if len(args) > 0 {
 		var err error
