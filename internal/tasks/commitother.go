@@ -50,7 +50,7 @@ func (r *Repo) CommitFiles(ctx context.Context, task int, extra []string, messag
 // CommitTaskFiles commits task n's research reports and plans after they
 // were written ('atreides plan commit'): "task N: plan version V" when a
 // plan changed, else "task N: research report K".
-func (r *Repo) CommitTaskFiles(ctx context.Context, n int) (CommitResult, error) {
+func CommitTaskFiles(ctx context.Context, r *Repo, n int) (CommitResult, error) {
 	t, err := r.Task(ctx, n)
 	if err != nil {
 		return CommitResult{}, err

@@ -53,14 +53,14 @@ func ApprovalOf(t *taskboard.Task, version int, plan Plan, src []byte) Approval 
 // ErrNotUser is why a command that only the user may run was refused.
 var ErrNotUser = errors.New("only the user approves a plan")
 
-// MayApprove checks that the user approves a plan, as package actor tells
+// MayApprove checks that the user approves a plan of r's board, as package actor tells
 // who runs a command: a person at a terminal may; an agent's command
 // (a host's marks in its environment) never, whatever it names; a
 // command with neither (a script, or an agent's shell with its
 // environment stripped) only where it acts for no session (CallerOf
 // gives UserSession: the environment names none and no session worked
 // in the project), so that an agent at work cannot approve its own plan.
-func (r *Repo) MayApprove(ctx context.Context, e actor.Env) error {
+func MayApprove(ctx context.Context, r *Repo, e actor.Env) error {
 	if actor.Person(e) {
 		return nil
 	}

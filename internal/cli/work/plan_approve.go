@@ -45,7 +45,7 @@ func (o *planApproveOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	if err := r.MayApprove(context.Background(), command.Actor(io)); err != nil {
+	if err := tasks.MayApprove(context.Background(), r, command.Actor(io)); err != nil {
 		return err
 	}
 	a, err := r.Approve(context.Background(), n)

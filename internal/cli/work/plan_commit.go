@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,7 @@ func (o *planCommitOptions) run(io *command.IO) error {
 	if err != nil {
 		return err
 	}
-	res, err := r.CommitTaskFiles(context.Background(), n)
+	res, err := tasks.CommitTaskFiles(context.Background(), r, n)
 	if err != nil {
 		return err
 	}
