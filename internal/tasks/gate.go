@@ -36,6 +36,7 @@ func gate(c *engine.Call) event.Result {
 	t := SessionTaskKey.Of(c.State.Session)
 	ev := c.Event
 	if t.Number == 0 || t.Approved && t.Pinned == "" || c.Decision.Verdict == event.Deny {
+		// Approved with no pin: the project asks for no approval.
 		return event.Result{}
 	}
 	var paths, unknown []string
@@ -54,8 +55,16 @@ func gate(c *engine.Call) event.Result {
 		return event.Result{}
 	}
 	blocked := blockedWrites(ev.ProjectDir, t.SpecsDir, paths)
-	if len(blocked) == 0 && len(unknown) == 0 || t.Approved && planHolds(ev.ProjectDir, t) {
+	if len(blocked) == 0 && len(unknown) == 0 {
 		return event.Result{}
+	}
+	if t.Pinned != "" {
+		// The record follows the file, so that the stop gate and the
+		// compaction memory see the approval gone (the agent may stop
+		// to ask the user) and back (the plan restored as approved).
+		if t.Approved = planHolds(ev.ProjectDir, t); t.Approved {
+			return event.Result{}
+		}
 	}
 	what := "the write to " + strings.Join(blocked, ", ")
 	if len(blocked) == 0 {
@@ -96,7 +105,7 @@ func planHolds(root string, t *SessionTask) bool {
 }
 
 func gateReason(t *SessionTask, what string) string {
-	if t.Approved {
+	if t.Pinned != "" {
 		return fmt.Sprintf("Blocked: %s. The plan of task %d (%s), version %d at %s, changed since the user approved it, and an approval holds only for the plan as approved. "+
 			"Tell the user what you changed and why, and ask them to approve it again (`atreides plan show %d` shows the change; they run `atreides plan approve %d`); until then write only the plan (under %s).",
 			what, t.Number, t.Title, t.Version, t.Plan, t.Number, t.Number, t.SpecsDir)

@@ -37,7 +37,9 @@ type SessionTask struct {
 	// Pinned is the approved plan's PlanHash when the approval is what
 	// lets the writes through: the gate compares the plan file with it
 	// before it does, so an edit of the approved plan shuts the gate at
-	// once. "" when the project asks for no approval.
+	// once (and Approved turns false until the user approves again, or
+	// the plan says again what was approved). "" when the project asks
+	// for no approval or the user approved nothing of this version.
 	Pinned string `json:"pinned,omitempty"`
 }
 
