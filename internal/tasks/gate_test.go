@@ -127,3 +127,45 @@ func BenchmarkGate(b *testing.B) {
 		})
 	}
 }
+
+// TestGatePinned: an approval lets writes through only while the plan
+// file says what was approved: the gate reads it for such a write, shuts
+// when it changed (the session's record loses the approval, so the stop
+// gate lets the agent ask the user) and opens again when it is put back.
+func TestGatePinned(t *testing.T) {
+	root := t.TempDir()
+	plan := ".atreides/specs/3_health/plans/implementation-001.md"
+	approved := "# Plan\n\n## Phase 1: Route [NOT STARTED]\nVerify: go test ./...\n"
+	write := func(s string) {
+		t.Helper()
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, plan)), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, plan), []byte(s), 0o644))
+	}
+	task := SessionTask{Number: 3, Title: "Health", Plan: plan, Version: 1, SpecsDir: ".atreides/specs",
+		Approved: true, Pinned: PlanHash([]byte(approved))}
+	c := gateCall(root, task, event.Write, []string{"main.go"}, "")
+	rec := SessionTaskKey.Of(c.State.Session)
+	for _, step := range []struct {
+		name, plan string
+		deny       bool
+	}{
+		{"as approved", approved, false},
+		{"a marker moved, blanks added", strings.Replace(approved, "[NOT STARTED]", "[COMPLETED]", 1) + "\n\n", false},
+		{"a phase added", approved + "\n## Phase 2: Delete the database\nVerify: true\n", true},
+		{"put back", approved, false},
+		{"the Verify line changed", strings.Replace(approved, "go test ./...", "true", 1), true},
+	} {
+		write(step.plan)
+		r := gate(c)
+		if (r.Verdict == event.Deny) != step.deny || rec.Approved == step.deny {
+			t.Errorf("%s: %v %q, record approved %v", step.name, r.Verdict, r.Reason, rec.Approved)
+		}
+		if step.deny && !strings.Contains(r.Reason, "changed since the user approved it") {
+			t.Errorf("%s: reason %q", step.name, r.Reason)
+		}
+	}
+	// A write into the specs directory (the plan itself) is never held.
+	if r := gate(gateCall(root, *rec, event.Edit, []string{plan}, "")); r.Verdict == event.Deny {
+		t.Errorf("the plan's own edit was denied: %s", r.Reason)
+	}
+}
