@@ -290,3 +290,25 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// TestLegacyApproval: an approval recorded before the canonical hash (no
+// text kept, the old hash) holds for the plan it pinned and for no other.
+func TestLegacyApproval(t *testing.T) {
+	src := []byte(samplePlan)
+	old := legacyPlanHash(src)
+	if old == PlanHash(src) {
+		t.Fatal("the sample does not tell the two hashes apart")
+	}
+	task := &taskboard.Task{Number: 1, Approved: 1, ApprovedHash: old}
+	if a := ApprovalOf(task, 1, ParsePlan(src), src); !a.Approved {
+		t.Errorf("the plan it pinned: %+v", a)
+	}
+	changed := bytes.Replace(src, []byte("make check"), []byte("true"), 1)
+	if a := ApprovalOf(task, 1, ParsePlan(changed), changed); a.Approved || a.Since != 1 || a.Kept {
+		t.Errorf("a changed plan: %+v", a)
+	}
+	task.ApprovedText = "# Plan\n"
+	if a := ApprovalOf(task, 1, ParsePlan(src), src); a.Approved {
+		t.Errorf("an approval that kept its text is pinned to the canonical hash only: %+v", a)
+	}
+}

@@ -1,7 +1,10 @@
 package tasks
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -37,7 +40,7 @@ const diffLimit = 400
 // src) of task t.
 func ApprovalOf(t *taskboard.Task, version int, plan Plan, src []byte) Approval {
 	a := Approval{Version: version, Plan: plan, Hash: PlanHash(src)}
-	a.Approved = t.Approved == version && t.ApprovedHash == a.Hash
+	a.Approved = t.Approved == version && (t.ApprovedHash == a.Hash || t.ApprovedText == "" && t.ApprovedHash == legacyPlanHash(src))
 	if a.Approved || t.Approved == 0 {
 		return a
 	}
@@ -48,6 +51,21 @@ func ApprovalOf(t *taskboard.Task, version int, plan Plan, src []byte) Approval 
 			string(CanonicalPlan([]byte(t.ApprovedText))), string(CanonicalPlan(src)), diffLimit)
 	}
 	return a
+}
+
+// legacyPlanHash is the hash approvals were pinned to before
+// CanonicalPlan (the text without its markers, whitespace as it was): an
+// approval recorded then, which kept no text, still holds for the plan
+// it pinned, exactly as strictly as it did.
+func legacyPlanHash(src []byte) string {
+	h := sha256.New()
+	prev := 0
+	for _, ph := range ParsePlan(src).Phases {
+		h.Write(bytes.TrimRight(src[prev:ph.start], " \t"))
+		prev = ph.end
+	}
+	h.Write(src[prev:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // ErrNotUser is why a command that only the user may run was refused.

@@ -108,11 +108,11 @@ func (r *Repo) SessionRecord(b *taskboard.Tasks, session string) SessionTask {
 		}
 		rec.Plan, rec.Version = p, version
 		rec.Approved = !r.Opts.Plans.RequireApproval
-		if !rec.Approved && ApprovalOf(t, version, plan, src).Approved {
+		if a := ApprovalOf(t, version, plan, src); !rec.Approved && a.Approved {
 			// The gate checks the plan against this pin whenever it
 			// would let a write through: an edit of the plan file is no
 			// change of the board, so this record would not see it.
-			rec.Approved, rec.Pinned = true, t.ApprovedHash
+			rec.Approved, rec.Pinned = true, a.Hash
 		}
 		rec.Phases, rec.Done, rec.Phase = len(plan.Phases), plan.Done(), plan.Current()
 		if rec.Phase > 0 {
