@@ -189,14 +189,7 @@ func PlanHash(src []byte) string {
 // inside a line stay: they make lists nest, code blocks and a command's
 // arguments, so a change of them is a change of the plan.
 func CanonicalPlan(src []byte) []byte {
-	src = bytes.TrimPrefix(src, []byte("\xef\xbb\xbf"))
-	var text []byte
-	prev := 0
-	for _, ph := range ParsePlan(src).Phases {
-		text = append(text, bytes.TrimRight(src[prev:ph.start], " \t")...)
-		prev = ph.end
-	}
-	text = append(text, src[prev:]...)
+	text := withoutMarkers(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
 	var out []byte
 	blank := false
 	for _, line := range bytes.Split(text, []byte("\n")) {
@@ -212,6 +205,18 @@ func CanonicalPlan(src []byte) []byte {
 		blank = false
 	}
 	return out
+}
+
+// withoutMarkers is src without its phase markers and the blanks before
+// them.
+func withoutMarkers(src []byte) []byte {
+	var text []byte
+	prev := 0
+	for _, ph := range ParsePlan(src).Phases {
+		text = append(text, bytes.TrimRight(src[prev:ph.start], " \t")...)
+		prev = ph.end
+	}
+	return append(text, src[prev:]...)
 }
 
 // WithStatuses is src with every phase's marker the status recorded for

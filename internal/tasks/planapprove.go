@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -58,14 +57,8 @@ func ApprovalOf(t *taskboard.Task, version int, plan Plan, src []byte) Approval 
 // approval recorded then, which kept no text, still holds for the plan
 // it pinned, exactly as strictly as it did.
 func legacyPlanHash(src []byte) string {
-	h := sha256.New()
-	prev := 0
-	for _, ph := range ParsePlan(src).Phases {
-		h.Write(bytes.TrimRight(src[prev:ph.start], " \t"))
-		prev = ph.end
-	}
-	h.Write(src[prev:])
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(withoutMarkers(src))
+	return hex.EncodeToString(sum[:])
 }
 
 // ErrNotUser is why a command that only the user may run was refused.
