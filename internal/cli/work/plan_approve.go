@@ -12,12 +12,24 @@ import (
 
 // planApproveOptions are the arguments of 'atreides plan approve'.
 type planApproveOptions struct {
-	task string
+	task   string
+	asJSON bool
+}
+
+// planApproveJSON is what 'plan approve --json' prints.
+type planApproveJSON struct {
+	Task    int    `json:"task"`
+	Version int    `json:"version"`
+	Content string `json:"content"`
+	// Since is the version approved before when the plan differed from
+	// it; Changes what changed (a unified diff).
+	Since   int    `json:"changed_since_version,omitempty"`
+	Changes string `json:"changes,omitempty"`
 }
 
 func newPlanApproveCmd(io *command.IO) *cobra.Command {
 	o := &planApproveOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "approve N",
 		Short: "approve the current plan version of task N: its work may start",
 		Long: `Approve the current plan version of task N: its work may start, and
@@ -38,6 +50,8 @@ project (an agent's shell with its environment stripped).`,
 			return o.run(io)
 		},
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the approval as JSON")
+	return cmd
 }
 
 func (o *planApproveOptions) run(io *command.IO) error {
@@ -51,6 +65,9 @@ func (o *planApproveOptions) run(io *command.IO) error {
 	a, err := r.Approve(context.Background(), n)
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		return command.PrintJSON(io, planApproveJSON{Task: n, Version: a.Version, Content: a.Hash, Since: a.Since, Changes: a.Diff})
 	}
 	// What changed since the approval before, so that the user sees what
 	// they approve now; then what the approval lets 'plan phase-done'

@@ -11,12 +11,23 @@ import (
 
 // planCommitOptions are the arguments of 'atreides plan commit'.
 type planCommitOptions struct {
-	task string
+	task   string
+	asJSON bool
+}
+
+// planCommitJSON is what 'plan commit --json' prints.
+type planCommitJSON struct {
+	Task    int      `json:"task"`
+	Off     bool     `json:"commits_off"`
+	Commit  string   `json:"commit"` // "" when nothing was committed
+	Message string   `json:"message"`
+	Files   []string `json:"files"`
+	Failure string   `json:"failure,omitempty"`
 }
 
 func newPlanCommitCmd(io *command.IO) *cobra.Command {
 	o := &planCommitOptions{}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "commit N",
 		Short: "commit task N's research reports and plans, once written (task N: plan version V)",
 		Long: `Commit task N's research reports and plan versions and the generated files
@@ -31,6 +42,8 @@ recorded in errors.json and fails nothing (tasks.commits).`,
 			return o.run(io)
 		},
 	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the commit as JSON")
+	return cmd
 }
 
 func (o *planCommitOptions) run(io *command.IO) error {
@@ -41,6 +54,13 @@ func (o *planCommitOptions) run(io *command.IO) error {
 	res, err := tasks.CommitTaskFiles(context.Background(), r, n)
 	if err != nil {
 		return err
+	}
+	if o.asJSON {
+		if err := command.PrintJSON(io, planCommitJSON{Task: n, Off: res.Off, Commit: res.Commit, Message: res.Message,
+			Files: append([]string{}, res.Files...), Failure: res.Failure}); err != nil || res.Failure == "" {
+			return err
+		}
+		return command.ExitStatus(command.ExitFailure)
 	}
 	switch {
 	case res.Off:
