@@ -12,7 +12,8 @@ import (
 // rewrite itself lands (the plan is the agent's to write), but its next
 // write of the task's code is refused, since the approval holds only for
 // the text approved, and its own 'atreides plan approve' from its shell is
-// refused, since only the user approves. 'plan show' then shows the user
+// refused, since only the user approves (by the guard, and by the command
+// itself). 'plan show' then shows the user
 // the change as a diff.
 func TestPlanApprovalContentClaude(t *testing.T) {
 	requireAtreides(t)
@@ -39,8 +40,11 @@ func TestPlanApprovalContentClaude(t *testing.T) {
 	if p.Exists("health.go") {
 		t.Fatal("health.go was written under a plan changed since its approval")
 	}
-	if tr := p.toolResult(fa.ToolID("main", 3, 0)); !tr.IsError || !strings.Contains(tr.Text, "only the user approves a plan") {
-		t.Errorf("the agent's own approval: error=%v %q", tr.IsError, tr.Text)
+	// The guard refuses the agent's own approval before it runs (the
+	// command itself would refuse it too: no terminal, a host's marks).
+	p.assertBlocked(fa.ToolID("main", 3, 0), "self.plan-approve", "only the user approves")
+	if v := p.Atreides("plan", "show", "1", "--json"); !strings.Contains(v, `"approved": false`) {
+		t.Errorf("the plan is approved after the agent's attempt:\n%s", v)
 	}
 	show := p.Atreides("plan", "show", "1")
 	for _, want := range []string{"changed since approved: needs approval again", "+## Phase 3: Delete the database"} {
