@@ -169,3 +169,25 @@ func TestGatePinned(t *testing.T) {
 		t.Errorf("the plan's own edit was denied: %s", r.Reason)
 	}
 }
+
+// BenchmarkGatePinned is the cost the content pin adds to a write while an
+// approved task is in progress: one read of the plan and its hash.
+func BenchmarkGatePinned(b *testing.B) {
+	root := b.TempDir()
+	plan := ".atreides/specs/3_health/plans/implementation-001.md"
+	text := "# Plan\n\n" + strings.Repeat("## Phase 1: Route [NOT STARTED]\n- Change the router and its tests.\nVerify: go test ./...\n\n", 40)
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(root, plan)), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, plan), []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	task := SessionTask{Number: 3, Title: "Health", Plan: plan, Version: 1, SpecsDir: ".atreides/specs", Approved: true, Pinned: PlanHash([]byte(text))}
+	c := gateCall(root, task, event.Write, []string{"main.go"}, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := gate(c); r.Verdict == event.Deny {
+			b.Fatal(r.Reason)
+		}
+	}
+}
