@@ -28,8 +28,8 @@ func init() {
 			&Rule{ID: ruleSelfCommand, Category: "self", Verdict: Deny,
 				Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
 					"You may run: atreides " + agentVerbList},
-			&Rule{ID: ruleSelfPlanApprove, Category: "self", Verdict: Ask,
-				Reason: "approving a plan opens the task's writes: the user confirms it (here, or by running atreides plan approve N themselves)"},
+			&Rule{ID: ruleSelfPlanApprove, Category: "self", Verdict: Deny,
+				Reason: "approving a plan opens the task's writes, and only the user approves, at their own terminal (atreides refuses an approval from an agent's shell, confirmed or not): show the user the plan (atreides plan show N) and ask them to run atreides plan approve N themselves"},
 			&Rule{ID: ruleSelfTreeWrite, Category: "self", Verdict: Ask,
 				Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
 			&Rule{ID: ruleSelfUnknownWrite, Category: "self", Verdict: Ask,
@@ -57,8 +57,10 @@ func init() {
 // The task system is the agent's work as much as the user's: the slash
 // commands (/task, /plan, /implement, /errors) drive it through these
 // verbs. All but `plan approve`: approving a plan is what opens the
-// approval gate on the task's writes, so the user confirms it (an ask:
-// the host's permission prompt is the confirmation).
+// approval gate on the task's writes, so only the user does it, at their
+// own terminal (a host's permission prompt cannot be told from a host that
+// approves every call, so the command itself refuses an agent's shell:
+// tasks.MayApprove); the guard says so before it runs.
 func agentVerbs(verb string) (subs []string, ok bool) {
 	switch verb {
 	case "todo", "anchor", "status", "check", "doctor", "version", "help", "demo", "errors":
@@ -70,15 +72,15 @@ func agentVerbs(verb string) (subs []string, ok bool) {
 	case "config":
 		return []string{"show", "validate"}, true
 	case "task":
-		return []string{"add", "list", "show", "start", "done", "abandon", "block", "claim", "ready", "depend", "route", "sync"}, true
+		return []string{"add", "list", "show", "start", "done", "abandon", "block", "claim", "ready", "depend", "route", "sync", "clean", "reviewed"}, true
 	case "plan":
-		return []string{"show", "next", "new", "research", "phase-start", "phase-done"}, true
+		return []string{"show", "next", "new", "research", "phase-start", "phase-done", "commit"}, true
 	}
 	return nil, false
 }
 
 const agentVerbList = "todo, anchor, status, check, doctor, demo, version, help, errors, intent list|show|select|release|requests, trace verify|show, config show|validate, " +
-	"task add|list|show|start|done|abandon|block|claim|ready|depend|route|sync, plan show|next|new|research|phase-start|phase-done"
+	"task add|list|show|start|done|abandon|block|claim|ready|depend|route|sync|clean|reviewed, plan show|next|new|research|phase-start|phase-done|commit"
 
 // hAtreides judges an atreides command line (see agentVerbs).
 func hAtreides(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed {

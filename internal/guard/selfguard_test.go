@@ -319,7 +319,10 @@ func TestSelfCommands(t *testing.T) {
 		{`sh -c "$(printf 'atreides uninstall claude')"`, Deny, sc},
 		{`mytool atreides uninstall claude`, Deny, sc},
 		{`$(which atreides) uninstall claude`, Ask, ""},
-		{`atreides plan approve 1`, Ask, "self.plan-approve"},
+		{`atreides plan approve 1`, Deny, "self.plan-approve"},
+		{`atreides plan commit 1`, Allow, ""},
+		{`atreides task clean`, Allow, ""},
+		{`atreides task reviewed 3 4`, Allow, ""},
 		{`atreides plan --json approve 1`, Deny, sc},
 		{`atreides task frobnicate 1`, Deny, sc},
 		// The agent's own verbs and read-only views.

@@ -53,6 +53,49 @@ func (t *Tasks) approvals(c *binrec.Codec) {
 	}
 }
 
+// plans codes each task's phase statuses and approved plan text with its
+// number, as approvals does; nothing when no task has either.
+func (t *Tasks) plans(c *binrec.Codec) {
+	if c.Decoding() {
+		r, i := c.R, 0
+		for n := r.Count(4); n > 0 && r.Err() == nil; n-- {
+			number, version, status, text := r.Int(), r.Int(), r.Strs(), r.Str()
+			for j := i; j < len(t.List); j++ {
+				if task := &t.List[j]; task.Number == number {
+					task.PhaseVersion, task.PhaseStatus, task.ApprovedText, i = version, status, text, j+1
+					break
+				}
+			}
+		}
+		return
+	}
+	has := func(t *Task) bool { return t.PhaseVersion > 0 || t.ApprovedText != "" }
+	n := 0
+	for i := range t.List {
+		if has(&t.List[i]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	c.W.Uint(uint64(n))
+	for i := range t.List {
+		if task := &t.List[i]; has(task) {
+			c.Int(&task.Number, &task.PhaseVersion)
+			c.Strs(&task.PhaseStatus)
+			c.Str(&task.ApprovedText)
+		}
+	}
+}
+
+// cleaned codes the numbers of the tasks taken off TODO.md.
+func (t *Tasks) cleaned(c *binrec.Codec) {
+	if c.Decoding() || len(t.Cleaned) > 0 {
+		binrec.List(c, &t.Cleaned, codeInt)
+	}
+}
+
 func (t *Task) fields(c *binrec.Codec) {
 	c.Int(&t.Number)
 	c.Str(&t.Title, &t.Description, &t.Status, &t.Reason, &t.Priority, &t.Effort, &t.Language)

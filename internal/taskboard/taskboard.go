@@ -24,6 +24,9 @@ type Tasks struct {
 	Gen int `json:"gen,omitempty"`
 	// Files is what was last written to the specs directory.
 	Files TaskFiles `json:"files,omitzero"`
+	// Cleaned are the closed tasks taken off TODO.md ('atreides task
+	// clean'), by number: still on the board, no longer in its list.
+	Cleaned []int `json:"cleaned,omitempty"`
 }
 
 // Task is one task of the board.
@@ -52,8 +55,19 @@ type Task struct {
 	// tasks, PlanHash): "" for an approval recorded before approvals were
 	// pinned.
 	ApprovedHash string `json:"approved_hash,omitempty"`
+	// ApprovedText is the approved plan's text, kept so that a plan
+	// changed since its approval is shown to the user as a diff against
+	// what they approved; "" for none.
+	ApprovedText string `json:"approved_text,omitempty"`
 	// Phase is the plan phase last started (1-based); 0: none.
 	Phase int `json:"phase,omitempty"`
+	// PhaseStatus are the statuses of the phases of plan version
+	// PhaseVersion, in order: the one record of where a plan stands. The
+	// markers in the plan file are rendered from them and never read
+	// back (package tasks). PhaseVersion 0: none recorded (a board
+	// written before they were).
+	PhaseVersion int      `json:"phase_version,omitempty"`
+	PhaseStatus  []string `json:"phase_status,omitempty"`
 	// Errors are the numbers of the errors this task was created to fix.
 	Errors []int `json:"errors,omitempty"`
 
@@ -142,5 +156,8 @@ func (t *Tasks) Error(n int) *TaskError {
 // (project/tasks.rec), of kind 'T', version 1. Its second section, the
 // plan approvals' content hashes, came later, so that a board written
 // before them reads as it was (no approval pinned to content) and an
-// older build keeps them.
-var Key = state.RegisterRecord("tasks", "task board", 'T', 1, (*Tasks).fields, state.Also(1, "approvals", (*Tasks).approvals))
+// older build keeps them; so did its third, the phases' statuses and the
+// approved plans' text.
+var Key = state.RegisterRecord("tasks", "task board", 'T', 1, (*Tasks).fields, state.Also(1, "approvals", (*Tasks).approvals),
+	state.Also(2, "plans", (*Tasks).plans),
+	state.Also(3, "cleaned", (*Tasks).cleaned))

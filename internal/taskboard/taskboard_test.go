@@ -19,7 +19,8 @@ import (
 func TestBoardSavedApart(t *testing.T) {
 	st := store.Open(filepath.Join(t.TempDir(), ".atreides"))
 	want := Tasks{Next: 4, NextError: 2, Gen: 7,
-		List:   []Task{{Number: 1, Title: "a"}, {Number: 2, Title: "b", Approved: 1, ApprovedHash: "h2"}, {Number: 3, Title: "c", Approved: 2, ApprovedHash: "h3"}},
+		List: []Task{{Number: 1, Title: "a"}, {Number: 2, Title: "b", Approved: 1, ApprovedHash: "h2"}, {Number: 3, Title: "c", Approved: 2, ApprovedHash: "h3",
+			ApprovedText: "# Plan\n", PhaseVersion: 2, PhaseStatus: []string{"completed", "not_started"}}},
 		Errors: []TaskError{{Number: 1, Type: "build_error", Cause: "x", Count: 2}}}
 	err := st.Update(context.Background(), func(tx *store.Tx) error {
 		return state.UpdateProject(tx, func(p *state.Project) error {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/confined"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/shellcall"
@@ -34,7 +35,8 @@ func Gate() engine.Handler {
 func gate(c *engine.Call) event.Result {
 	t := SessionTaskKey.Of(c.State.Session)
 	ev := c.Event
-	if t.Number == 0 || t.Approved || c.Decision.Verdict == event.Deny {
+	if t.Number == 0 || t.Approved && t.Pinned == "" || c.Decision.Verdict == event.Deny {
+		// Approved with no pin: the project asks for no approval.
 		return event.Result{}
 	}
 	var paths, unknown []string
@@ -55,6 +57,14 @@ func gate(c *engine.Call) event.Result {
 	blocked := blockedWrites(ev.ProjectDir, t.SpecsDir, paths)
 	if len(blocked) == 0 && len(unknown) == 0 {
 		return event.Result{}
+	}
+	if t.Pinned != "" {
+		// The record follows the file, so that the stop gate and the
+		// compaction memory see the approval gone (the agent may stop
+		// to ask the user) and back (the plan restored as approved).
+		if t.Approved = planHolds(ev.ProjectDir, t); t.Approved {
+			return event.Result{}
+		}
 	}
 	what := "the write to " + strings.Join(blocked, ", ")
 	if len(blocked) == 0 {
@@ -81,7 +91,25 @@ func blockedWrites(root, specs string, paths []string) []string {
 	return out
 }
 
+// planHolds reports whether the plan file still says what the user
+// approved (its PlanHash is the pinned one). It is read only for a write
+// the approval would let through; a plan that cannot be read does not
+// hold.
+func planHolds(root string, t *SessionTask) bool {
+	base, rel := root, filepath.FromSlash(t.Plan)
+	if filepath.IsAbs(rel) { // the specs directory is configured outside the project
+		base, rel = filepath.Dir(rel), filepath.Base(rel)
+	}
+	src, err := confined.ReadFile(base, rel, maxPlanBytes)
+	return err == nil && PlanHash(src) == t.Pinned
+}
+
 func gateReason(t *SessionTask, what string) string {
+	if t.Pinned != "" {
+		return fmt.Sprintf("Blocked: %s. The plan of task %d (%s), version %d at %s, changed since the user approved it, and an approval holds only for the plan as approved. "+
+			"Tell the user what you changed and why, and ask them to approve it again (`atreides plan show %d` shows the change; they run `atreides plan approve %d`); until then write only the plan (under %s).",
+			what, t.Number, t.Title, t.Version, t.Plan, t.Number, t.Number, t.SpecsDir)
+	}
 	if t.Plan == "" {
 		return fmt.Sprintf("Blocked: %s. Task %d (%s) is in progress without a plan, and this project asks for an approved plan before the work starts. "+
 			"Run `atreides plan new %d`, fill in the plan it prints, then ask the user to approve it (`atreides plan approve %d`); until then write only under %s.",

@@ -90,7 +90,7 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	p, _, err := r.NewPlan(ctx, 1)
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(root, p), []byte("## Phase 1: One [NOT STARTED]\nVerify: true\n## Phase 2: Two\n"), 0o644))
-	_, _, err = r.Approve(ctx, 1)
+	_, err = r.Approve(ctx, 1)
 	must(t, err)
 	rec := record()
 	if !rec.Approved || rec.Phase != 1 || rec.Phases != 2 || rec.Verify != "true" || rec.Plan != p {
@@ -125,5 +125,69 @@ func BenchmarkGate(b *testing.B) {
 				gate(c)
 			}
 		})
+	}
+}
+
+// TestGatePinned: an approval lets writes through only while the plan
+// file says what was approved: the gate reads it for such a write, shuts
+// when it changed (the session's record loses the approval, so the stop
+// gate lets the agent ask the user) and opens again when it is put back.
+func TestGatePinned(t *testing.T) {
+	root := t.TempDir()
+	plan := ".atreides/specs/3_health/plans/implementation-001.md"
+	approved := "# Plan\n\n## Phase 1: Route [NOT STARTED]\nVerify: go test ./...\n"
+	write := func(s string) {
+		t.Helper()
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(root, plan)), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, plan), []byte(s), 0o644))
+	}
+	task := SessionTask{Number: 3, Title: "Health", Plan: plan, Version: 1, SpecsDir: ".atreides/specs",
+		Approved: true, Pinned: PlanHash([]byte(approved))}
+	c := gateCall(root, task, event.Write, []string{"main.go"}, "")
+	rec := SessionTaskKey.Of(c.State.Session)
+	for _, step := range []struct {
+		name, plan string
+		deny       bool
+	}{
+		{"as approved", approved, false},
+		{"a marker moved, blanks added", strings.Replace(approved, "[NOT STARTED]", "[COMPLETED]", 1) + "\n\n", false},
+		{"a phase added", approved + "\n## Phase 2: Delete the database\nVerify: true\n", true},
+		{"put back", approved, false},
+		{"the Verify line changed", strings.Replace(approved, "go test ./...", "true", 1), true},
+	} {
+		write(step.plan)
+		r := gate(c)
+		if (r.Verdict == event.Deny) != step.deny || rec.Approved == step.deny {
+			t.Errorf("%s: %v %q, record approved %v", step.name, r.Verdict, r.Reason, rec.Approved)
+		}
+		if step.deny && !strings.Contains(r.Reason, "changed since the user approved it") {
+			t.Errorf("%s: reason %q", step.name, r.Reason)
+		}
+	}
+	// A write into the specs directory (the plan itself) is never held.
+	if r := gate(gateCall(root, *rec, event.Edit, []string{plan}, "")); r.Verdict == event.Deny {
+		t.Errorf("the plan's own edit was denied: %s", r.Reason)
+	}
+}
+
+// BenchmarkGatePinned is the cost the content pin adds to a write while an
+// approved task is in progress: one read of the plan and its hash.
+func BenchmarkGatePinned(b *testing.B) {
+	root := b.TempDir()
+	plan := ".atreides/specs/3_health/plans/implementation-001.md"
+	text := "# Plan\n\n" + strings.Repeat("## Phase 1: Route [NOT STARTED]\n- Change the router and its tests.\nVerify: go test ./...\n\n", 40)
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(root, plan)), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, plan), []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	task := SessionTask{Number: 3, Title: "Health", Plan: plan, Version: 1, SpecsDir: ".atreides/specs", Approved: true, Pinned: PlanHash([]byte(text))}
+	c := gateCall(root, task, event.Write, []string{"main.go"}, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := gate(c); r.Verdict == event.Deny {
+			b.Fatal(r.Reason)
+		}
 	}
 }

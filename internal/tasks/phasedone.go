@@ -118,8 +118,8 @@ func (r *Repo) mayRun(t *taskboard.Task, version int, src []byte, fromPlan bool,
 		switch {
 		case t.Approved != version:
 			return fmt.Errorf("plan version %d of task %d is not approved: ask the user to approve it (atreides plan approve %d)", version, t.Number, t.Number)
-		case t.ApprovedHash != PlanHash(src):
-			return fmt.Errorf("plan changed since approval: ask the user to approve it again (atreides plan approve %d)", t.Number)
+		case !ApprovalOf(t, version, Plan{}, src).Approved:
+			return fmt.Errorf("plan changed since approval: ask the user to approve it again (atreides plan approve %d); atreides plan show %d shows what changed", t.Number, t.Number)
 		}
 	}
 	err := policy.JudgeRun(policy.ForProject(r.Root), r.Hosts, command, r.Root, r.Root)

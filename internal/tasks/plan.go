@@ -27,6 +27,10 @@ type Phase struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
 	Verify string `json:"verify,omitempty"`
+	// FileStatus is the status the plan file's marker shows when it is
+	// not the one recorded (a hand-written "[COMPLETED]"): shown as a
+	// warning, never believed. "" when they agree.
+	FileStatus string `json:"file_status,omitempty"`
 	// marker is where the marker is (or, when the heading has none, where
 	// it goes) in the source: [start, end).
 	start, end int
@@ -168,20 +172,72 @@ func cutPrefixFold(s, prefix string) (string, bool) {
 	return s[len(prefix):], true
 }
 
-// PlanHash identifies a plan's text apart from its phase markers, which
-// atreides itself moves as phases start and complete (with the blanks
-// before them, since a heading without a marker gets " [MARKER]"). An
-// approval pins it: a plan whose prose, phases or Verify lines changed
-// since is not the plan the user approved.
+// PlanHash identifies what a plan says, and an approval pins it: a plan
+// whose hash changed since is not the plan the user approved. It is the
+// sha256 of [CanonicalPlan]: the text without the phase markers (the
+// store holds where the phases stand, and atreides rewrites the markers
+// from it) and without whitespace that changes nothing a reader sees.
 func PlanHash(src []byte) string {
-	h := sha256.New()
+	sum := sha256.Sum256(CanonicalPlan(src))
+	return hex.EncodeToString(sum[:])
+}
+
+// CanonicalPlan is a plan's text as its approval sees it: phase markers
+// removed (with the blanks before them), line ends as "\n", no byte
+// order mark, no blanks at a line's end, one blank line wherever there
+// were several, none at the start or the end. Indentation and the blanks
+// inside a line stay: they make lists nest, code blocks and a command's
+// arguments, so a change of them is a change of the plan.
+func CanonicalPlan(src []byte) []byte {
+	text := withoutMarkers(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
+	var out []byte
+	blank := false
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		line = bytes.TrimRight(line, " \t\r")
+		if len(line) == 0 {
+			blank = len(out) > 0
+			continue
+		}
+		if blank {
+			out = append(out, '\n')
+		}
+		out = append(append(out, line...), '\n')
+		blank = false
+	}
+	return out
+}
+
+// withoutMarkers is src without its phase markers and the blanks before
+// them.
+func withoutMarkers(src []byte) []byte {
+	var text []byte
 	prev := 0
 	for _, ph := range ParsePlan(src).Phases {
-		h.Write(bytes.TrimRight(src[prev:ph.start], " \t"))
+		text = append(text, bytes.TrimRight(src[prev:ph.start], " \t")...)
 		prev = ph.end
 	}
-	h.Write(src[prev:])
-	return hex.EncodeToString(h.Sum(nil))
+	return append(text, src[prev:]...)
+}
+
+// WithStatuses is src with every phase's marker the status recorded for
+// it (status[k-1]; a phase past the record is not started): the plan
+// file's markers are written from the store, never read back.
+func WithStatuses(src []byte, status []string) []byte {
+	p := ParsePlan(src)
+	out := src
+	for k := len(p.Phases); k >= 1; k-- {
+		st := NotStarted
+		if k <= len(status) {
+			st = status[k-1]
+		}
+		if p.Phases[k-1].Status == st && p.Phases[k-1].start != p.Phases[k-1].end {
+			continue
+		}
+		if next, err := SetMarker(out, k, st); err == nil {
+			out = next
+		}
+	}
+	return out
 }
 
 // SetMarker gives phase k (1-based) of src the status's marker. Only the

@@ -142,7 +142,9 @@ func (r *Repo) writeTaskFile(rel string, data []byte, fresh bool) error {
 }
 
 // CurrentPlan reads the task's current plan version: its number, path and
-// phases, and its source.
+// phases, and its source. The phases' statuses are the store's
+// ([recordedStatus]); the file's markers only say where a hand edit
+// disagrees (Phase.FileStatus).
 func (r *Repo) CurrentPlan(t *taskboard.Task) (version int, p string, plan Plan, src []byte, err error) {
 	if len(t.Plans) == 0 {
 		return 0, "", Plan{}, nil, fmt.Errorf("task %d has no plan yet (atreides plan new %d)", t.Number, t.Number)
@@ -152,7 +154,42 @@ func (r *Repo) CurrentPlan(t *taskboard.Task) (version int, p string, plan Plan,
 	if err != nil {
 		return 0, p, Plan{}, nil, fmt.Errorf("read the plan of task %d: %w", t.Number, err)
 	}
-	return len(t.Plans), p, ParsePlan(src), src, nil
+	version = len(t.Plans)
+	plan = ParsePlan(src)
+	if status, ok := recordedStatus(t, version); ok {
+		for k := range plan.Phases {
+			ph := &plan.Phases[k]
+			st := NotStarted
+			if k < len(status) {
+				st = status[k]
+			}
+			if ph.Status != st {
+				ph.FileStatus = ph.Status
+			}
+			ph.Status = st
+		}
+	}
+	return version, p, plan, src, nil
+}
+
+// recordedStatus are the statuses the store records for the plan
+// version's phases; false when it records none for it: a plan written
+// before atreides recorded them, whose markers atreides itself wrote
+// then, is read from its file until its next change records them.
+func recordedStatus(t *taskboard.Task, version int) ([]string, bool) {
+	if t.PhaseVersion != version || version == 0 {
+		return nil, false
+	}
+	return t.PhaseStatus, true
+}
+
+// statusesOf are the statuses of a parsed plan's phases, in order.
+func statusesOf(p Plan) []string {
+	out := make([]string, len(p.Phases))
+	for i, ph := range p.Phases {
+		out[i] = ph.Status
+	}
+	return out
 }
 
 // NewPlan writes the task's next plan version and records it: the first
@@ -173,11 +210,11 @@ func (r *Repo) NewPlan(ctx context.Context, n int) (p string, version int, err e
 		if version == 1 {
 			text = []byte(PlanTemplate(t, r.Opts.Plans.Verify))
 		} else {
-			_, prev, _, src, err := r.CurrentPlan(t)
+			_, prev, plan, src, err := r.CurrentPlan(t)
 			if err != nil {
 				return err
 			}
-			text = Revise(src, path.Base(prev), version)
+			text = Revise(WithStatuses(src, statusesOf(plan)), path.Base(prev), version)
 		}
 		rel := fmt.Sprintf("%s/%s%03d.md", r.taskDir(t), kindPlan, version)
 		if err := r.writeTaskFile(rel, text, true); err != nil {
@@ -185,6 +222,7 @@ func (r *Repo) NewPlan(ctx context.Context, n int) (p string, version int, err e
 		}
 		p = path.Join(filepath.ToSlash(r.relSpecs()), rel)
 		t.Plans = append(t.Plans, p)
+		t.PhaseVersion, t.PhaseStatus = version, statusesOf(ParsePlan(text))
 		t.Phase = 0
 		if t.Status == NotStarted || t.Status == Researched {
 			t.Status = Planned
@@ -223,9 +261,12 @@ func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, er
 }
 
 // Approve records the user's approval of the task's current plan version,
-// pinned to its content as it is now (PlanHash): its Verify lines run only
-// while it stays so. It returns the plan approved.
-func (r *Repo) Approve(ctx context.Context, n int) (version int, plan Plan, err error) {
+// pinned to its content as it is now (PlanHash): the approval holds only
+// while the plan says the same. The text approved is kept, so that a
+// later change is shown against it ([Approval]). It returns the plan
+// approved and what changed since the approval before, if any. Only the
+// user approves: the command checks who runs it ([MayApprove]).
+func (r *Repo) Approve(ctx context.Context, n int) (a Approval, err error) {
 	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
@@ -234,20 +275,25 @@ func (r *Repo) Approve(ctx context.Context, n int) (version int, plan Plan, err 
 		if len(t.Plans) == 0 {
 			return fmt.Errorf("task %d has no plan to approve (atreides plan new %d)", n, n)
 		}
-		var src []byte
-		if version, _, plan, src, err = r.CurrentPlan(t); err != nil {
+		version, _, plan, src, err := r.CurrentPlan(t)
+		if err != nil {
 			return err
 		}
-		t.Approved, t.ApprovedHash, t.Updated = version, PlanHash(src), now
+		a = ApprovalOf(t, version, plan, src)
+		if _, ok := recordedStatus(t, version); !ok {
+			t.PhaseVersion, t.PhaseStatus = version, statusesOf(plan)
+		}
+		t.Approved, t.ApprovedHash, t.ApprovedText, t.Updated = version, PlanHash(src), string(src), now
 		return nil
 	})
-	return version, plan, err
+	return a, err
 }
 
-// SetPhase gives phase k of the task's current plan the status, rewriting
-// only that heading's marker in one step, and records the phase: k when it
-// starts, the next unfinished one when it completes. k 0 is the current
-// phase.
+// SetPhase gives phase k of the task's current plan the status in the
+// store, and rewrites the plan file's markers from the store in one step
+// (a marker written by hand is put back as recorded); it records the
+// phase: k when it starts, the next unfinished one when it completes. k
+// 0 is the current phase.
 func (r *Repo) SetPhase(ctx context.Context, n, k int, status string) (ph Phase, next int, err error) {
 	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
@@ -266,15 +312,23 @@ func (r *Repo) SetPhase(ctx context.Context, n, k int, status string) (ph Phase,
 				return fmt.Errorf("every phase of task %d's plan is completed", n)
 			}
 		}
-		out, err := SetMarker(src, k, status)
-		if err != nil {
-			return fmt.Errorf("task %d: %w", n, err)
+		if k < 1 || k > len(plan.Phases) {
+			return fmt.Errorf("task %d: the plan has %s, no phase %d", n, phasesWord(len(plan.Phases)), k)
 		}
+		if _, ok := markerStatus(Marker(status)); !ok {
+			return fmt.Errorf("task %d: a phase is not started, in progress or completed, not %s", n, status)
+		}
+		recorded := statusesOf(plan)
+		recorded[k-1] = status
+		out := WithStatuses(src, recorded)
 		specs := filepath.ToSlash(r.relSpecs())
 		if err := r.writeTaskFile(strings.TrimPrefix(p, specs+"/"), out, false); err != nil {
 			return err
 		}
-		plan = ParsePlan(out)
+		t.PhaseVersion, t.PhaseStatus = len(t.Plans), recorded
+		for i := range plan.Phases {
+			plan.Phases[i].Status, plan.Phases[i].FileStatus = recorded[i], ""
+		}
 		ph, next = plan.Phases[k-1], plan.Current()
 		t.Phase = k
 		if status == Completed {

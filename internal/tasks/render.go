@@ -72,7 +72,12 @@ func RenderTodo(b *taskboard.Tasks, specsRel string) []byte {
 	var w bytes.Buffer
 	fmt.Fprintf(&w, todoHeader, b.Gen)
 	open, closed := splitOpen(b)
+	listed := slices.DeleteFunc(slices.Clone(closed), func(t *taskboard.Task) bool { return slices.Contains(b.Cleaned, t.Number) })
 	fmt.Fprintf(&w, "\n%d open, %d closed.\n", len(open), len(closed))
+	if n := len(closed) - len(listed); n > 0 {
+		fmt.Fprintf(&w, "%d closed tasks cleaned from this list (`atreides task clean`); `atreides task list --all` shows them.\n", n)
+	}
+	closed = listed
 	for _, g := range []struct {
 		title string
 		list  []*taskboard.Task

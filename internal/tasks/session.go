@@ -101,13 +101,19 @@ func (r *Repo) SessionRecord(b *taskboard.Tasks, session string) SessionTask {
 			continue
 		}
 		rec := SessionTask{Number: t.Number, Title: t.Title, SpecsDir: filepath.ToSlash(r.relSpecs())}
-		version, p, plan, _, err := r.CurrentPlan(t)
+		version, p, plan, src, err := r.CurrentPlan(t)
 		if err != nil {
 			rec.Approved = !r.Opts.Plans.RequireApproval
 			return rec
 		}
 		rec.Plan, rec.Version = p, version
-		rec.Approved = !r.Opts.Plans.RequireApproval || t.Approved == version
+		rec.Approved = !r.Opts.Plans.RequireApproval
+		if a := ApprovalOf(t, version, plan, src); !rec.Approved && a.Approved {
+			// The gate checks the plan against this pin whenever it
+			// would let a write through: an edit of the plan file is no
+			// change of the board, so this record would not see it.
+			rec.Approved, rec.Pinned = true, a.Hash
+		}
 		rec.Phases, rec.Done, rec.Phase = len(plan.Phases), plan.Done(), plan.Current()
 		if rec.Phase > 0 {
 			ph := plan.Phases[rec.Phase-1]

@@ -34,6 +34,13 @@ type SessionTask struct {
 	// SpecsDir is the specs directory, relative to the project root: the
 	// writes the approval gate lets through.
 	SpecsDir string `json:"specs_dir,omitempty"`
+	// Pinned is the approved plan's PlanHash when the approval is what
+	// lets the writes through: the gate compares the plan file with it
+	// before it does, so an edit of the approved plan shuts the gate at
+	// once (and Approved turns false until the user approves again, or
+	// the plan says again what was approved). "" when the project asks
+	// for no approval or the user approved nothing of this version.
+	Pinned string `json:"pinned,omitempty"`
 }
 
 // SessionTaskKey is the record's key: its group of the session record;
@@ -49,4 +56,8 @@ func (t *SessionTask) fields(c *binrec.Codec) {
 	c.Str(&t.PhaseTitle, &t.Verify)
 	c.Int(&t.Phases, &t.Done)
 	c.Str(&t.SpecsDir)
+	// Pinned came later: a record written before it ends here.
+	if c.More(t.Pinned != "") {
+		c.Str(&t.Pinned)
+	}
 }

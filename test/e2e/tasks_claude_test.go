@@ -183,7 +183,7 @@ func TestTasksClaude(t *testing.T) {
 		t.Errorf("task 1 after the first /at-implement: %+v, want in progress, claimed by %s", task, session)
 	}
 
-	p.Atreides("plan", "approve", "1")
+	p.AtreidesAtTerminal("plan", "approve", "1")
 	p.RunClaude("/at-implement 1", RunOpts{Args: []string{"--resume", session}})
 	for _, id := range []string{fa.ToolID("main", 3, 0), fa.ToolID("main", 4, 0), fa.ToolID("main", 5, 0)} {
 		p.assertNotError(id)

@@ -104,7 +104,7 @@ func TestTasksOpenCode(t *testing.T) {
 	plan := strings.TrimSpace(p.Atreides("plan", "new", "1"))
 	plan = plan[strings.LastIndex(plan, ": ")+2:]
 	p.WriteFile(plan, ocHealthPlan)
-	p.Atreides("plan", "approve", "1")
+	p.AtreidesAtTerminal("plan", "approve", "1")
 
 	// Run 2: /at-implement 1, attached to a served OpenCode.
 	srv := p.serveOC()

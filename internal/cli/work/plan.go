@@ -9,7 +9,7 @@ import (
 
 func NewPlanCmd(io *command.IO) *cobra.Command {
 	return command.NewGroupCmd("plan <subcommand>",
-		"a task's plans and research: show, next, new, approve, phase-start, phase-done, research",
+		"a task's plans and research: show, next, new, approve, phase-start, phase-done, research, commit",
 		`Work with the plans and research reports of a task on the board. A plan is
 markdown under the specs directory (<specs>/<number>_<slug>/plans/
 implementation-NNN.md); its phases are "## Phase K: title [NOT STARTED]"
@@ -17,7 +17,8 @@ headings, each with an optional "Verify: <command>" line. 'plan new' writes
 the next version (a revision keeps completed phases completed and starts the
 others again); 'plan approve' records the user's approval, without which a
 task in progress writes only its plan (tasks.plans.require_approval);
-'plan phase-done' marks a phase completed only when its verification passes.`,
+'plan phase-done' marks a phase completed only when its verification passes;
+'plan commit' commits a task's reports and plans once written.`,
 		newPlanShowCmd(io),
 		newPlanNextCmd(io),
 		newPlanNewCmd(io),
@@ -25,6 +26,7 @@ task in progress writes only its plan (tasks.plans.require_approval);
 		newPlanPhaseStartCmd(io),
 		newPlanPhaseDoneCmd(io),
 		newPlanResearchCmd(io),
+		newPlanCommitCmd(io),
 	)
 }
 

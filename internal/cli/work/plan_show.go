@@ -12,13 +12,19 @@ import (
 
 // planJSON is a task's current plan, as 'plan show --json' prints it.
 type planJSON struct {
-	Task     int         `json:"task"`
-	Title    string      `json:"title"`
-	Version  int         `json:"version"`
-	Path     string      `json:"path"`
-	Approved bool        `json:"approved"`
-	Current  int         `json:"current"` // the first phase not completed; 0: all are
-	Phases   []phaseJSON `json:"phases"`
+	Task     int    `json:"task"`
+	Title    string `json:"title"`
+	Version  int    `json:"version"`
+	Path     string `json:"path"`
+	Approved bool   `json:"approved"`
+	// Content is the plan's PlanHash, the one an approval pins.
+	Content string `json:"content"`
+	// ApprovedVersion is the version last approved when it is not this
+	// plan as it is now; Changes what changed since (a unified diff).
+	ApprovedVersion int         `json:"approved_version,omitempty"`
+	Changes         string      `json:"changes,omitempty"`
+	Current         int         `json:"current"` // the first phase not completed; 0: all are
+	Phases          []phaseJSON `json:"phases"`
 }
 
 type phaseJSON struct {
@@ -26,6 +32,9 @@ type phaseJSON struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
 	Verify string `json:"verify"`
+	// FileStatus is the plan file's marker when it says something else
+	// than atreides's record (a hand edit), which is what counts.
+	FileStatus string `json:"file_status,omitempty"`
 }
 
 // planShowOptions are the arguments of 'atreides plan show'.
@@ -75,22 +84,26 @@ func currentPlan(io *command.IO, arg string) (planJSON, error) {
 }
 
 func planView(r *tasks.Repo, t *taskboard.Task) (planJSON, error) {
-	version, p, plan, _, err := r.CurrentPlan(t)
+	version, p, plan, src, err := r.CurrentPlan(t)
 	if err != nil {
 		return planJSON{}, err
 	}
-	v := planJSON{Task: t.Number, Title: t.Title, Version: version, Path: p, Approved: t.Approved == version,
-		Current: plan.Current(), Phases: []phaseJSON{}}
+	a := tasks.ApprovalOf(t, version, plan, src)
+	v := planJSON{Task: t.Number, Title: t.Title, Version: version, Path: p, Approved: a.Approved, Content: a.Hash,
+		ApprovedVersion: a.Since, Changes: a.Diff, Current: plan.Current(), Phases: []phaseJSON{}}
 	for i, ph := range plan.Phases {
-		v.Phases = append(v.Phases, phaseJSON{Number: i + 1, Title: ph.Title, Status: ph.Status, Verify: ph.Verify})
+		v.Phases = append(v.Phases, phaseJSON{Number: i + 1, Title: ph.Title, Status: ph.Status, Verify: ph.Verify, FileStatus: ph.FileStatus})
 	}
 	return v, nil
 }
 
 func printPlan(io *command.IO, v planJSON) {
 	approval := "not approved (atreides plan approve " + fmt.Sprint(v.Task) + ")"
-	if v.Approved {
+	switch {
+	case v.Approved:
 		approval = "approved"
+	case v.ApprovedVersion == v.Version:
+		approval = "changed since approved: needs approval again (atreides plan approve " + fmt.Sprint(v.Task) + ")"
 	}
 	fmt.Fprintf(io.Out, "task %d: %s\nplan version %d: %s, %s\n", v.Task, command.Text(v.Title), v.Version, command.Text(v.Path), approval)
 	if len(v.Phases) == 0 {
@@ -106,8 +119,15 @@ func printPlan(io *command.IO, v planJSON) {
 		if ph.Verify != "" {
 			fmt.Fprintf(io.Out, "     verify: %s\n", ph.Verify)
 		}
+		if ph.FileStatus != "" {
+			fmt.Fprintf(io.Out, "     the plan file says %s: not atreides's record, which counts (atreides plan phase-done %d %d)\n",
+				tasks.Marker(ph.FileStatus), v.Task, ph.Number)
+		}
 	}
 	if v.Current == 0 {
 		fmt.Fprintln(io.Out, "every phase is completed")
+	}
+	if v.Changes != "" {
+		fmt.Fprintf(io.Out, "changed since the approval of version %d:\n%s", v.ApprovedVersion, command.Text(v.Changes))
 	}
 }

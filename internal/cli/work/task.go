@@ -20,7 +20,7 @@ import (
 func NewTaskCmd(io *command.IO) *cobra.Command {
 	list := newTaskListCmd(io)
 	cmd := command.NewListGroupCmd("task [subcommand]",
-		"the project's tasks: add, list, show, start, done, abandon, block, claim, ready, depend",
+		"the project's tasks: add, list, show, start, done, abandon, block, claim, ready, depend, clean",
 		`Tasks are the project's shared work, for people and agents: numbered,
 with a lifecycle (not started, researched, planned, in progress, then
 completed or abandoned, or blocked with a reason), a priority,
@@ -48,6 +48,8 @@ Without a subcommand, task lists the open tasks, as 'task list' does
 		newTaskDependCmd(io),
 		newTaskRouteCmd(io),
 		newTaskSyncCmd(io),
+		newTaskCleanCmd(io),
+		newTaskReviewedCmd(io),
 	)
 	for _, sub := range cmd.Commands() {
 		// The commands whose usage starts "N" or "[N]" take a task number.

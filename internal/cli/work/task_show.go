@@ -40,12 +40,13 @@ func (o *taskShowOptions) run(io *command.IO) error {
 		return err
 	}
 	var v view.TaskDetail
+	var task taskboard.Task
 	err = r.View(context.Background(), func(b *taskboard.Tasks) error {
 		t, err := tasks.Get(b, n)
 		if err != nil {
 			return err
 		}
-		v = taskDetail(b, t)
+		v, task = taskDetail(b, t), *t
 		return nil
 	})
 	if err != nil {
@@ -54,8 +55,22 @@ func (o *taskShowOptions) run(io *command.IO) error {
 	if o.asJSON {
 		return command.PrintJSON(io, v)
 	}
-	printTaskDetail(io, v)
+	printTaskDetail(io, v, approvalNote(r, &task))
 	return nil
+}
+
+// approvalNote is what the approval field adds when the approved plan
+// changed since (an approval holds for the text approved): "" when it
+// holds, or when there is no approval or no plan to read.
+func approvalNote(r *tasks.Repo, t *taskboard.Task) string {
+	if t.Approved == 0 {
+		return ""
+	}
+	version, _, plan, src, err := r.CurrentPlan(t)
+	if err != nil || tasks.ApprovalOf(t, version, plan, src).Approved || version != t.Approved {
+		return ""
+	}
+	return fmt.Sprintf(", changed since: needs approval again (atreides plan show %d)", t.Number)
 }
 
 // taskDetail is t with its dependencies and children as they stand.
@@ -76,7 +91,7 @@ func taskDetail(b *taskboard.Tasks, t *taskboard.Task) view.TaskDetail {
 	return v
 }
 
-func printTaskDetail(io *command.IO, v view.TaskDetail) {
+func printTaskDetail(io *command.IO, v view.TaskDetail, approval string) {
 	st := command.StyleOf(io)
 	fmt.Fprintf(io.Out, "%s %s %s\n", st.Bold(fmt.Sprintf("#%d", v.Number)), paintMarker(st, v.Status), st.Bold(command.Text(v.Title)))
 	field := func(name, value string) {
@@ -99,7 +114,7 @@ func printTaskDetail(io *command.IO, v view.TaskDetail) {
 	field("started", stamp(v.Started))
 	field("completed", stamp(v.Completed))
 	if v.Approved != 0 {
-		field("approved", fmt.Sprintf("plan version %d", v.Approved))
+		field("approved", fmt.Sprintf("plan version %d%s", v.Approved, approval))
 	}
 	if v.Phase != 0 {
 		field("phase", fmt.Sprint(v.Phase))
