@@ -398,6 +398,18 @@ type Context struct {
 	Comments        Comments        `yaml:"comments"`
 	Rules           ContextRules    `yaml:"rules"`
 	Output          ContextOutput   `yaml:"output"`
+	Tiers           ContextTiers    `yaml:"tiers"`
+}
+
+// ContextTiers are the budgets, in bytes, of the context files loaded by
+// tier (package ctxtiers): the lead agent's minimal set at session
+// start, a slash command's set when it runs, an agent's set when it
+// starts.
+type ContextTiers struct {
+	Enabled bool `yaml:"enabled"`
+	Session int  `yaml:"session" min:"0" max:"9000"`
+	Command int  `yaml:"command" min:"0" max:"9000"`
+	Agent   int  `yaml:"agent" min:"0" max:"9000"`
 }
 
 // ContextBudget bounds what atreides puts before the model, in bytes
