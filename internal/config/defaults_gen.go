@@ -302,9 +302,10 @@ func builtinTree() *value {
 				"enabled": &value{kind: kindScalar, scalar: false},
 			}},
 			"routing": &value{kind: kindMapping, keys: []string{"default", "languages"}, fields: map[string]*value{
-				"default": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+				"default": &value{kind: kindMapping, keys: []string{"research", "implement", "mcp"}, fields: map[string]*value{
 					"research":  &value{kind: kindScalar, scalar: "explore"},
 					"implement": &value{kind: kindScalar, scalar: "build"},
+					"mcp":       &value{kind: kindList, items: []*value{}},
 				}},
 				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown"}, fields: map[string]*value{
 					"go": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
@@ -650,6 +651,7 @@ func builtinConfig() *Config {
 				Default: TaskRoute{
 					Research:  "explore",
 					Implement: "build",
+					MCP:       []string{},
 				},
 				Languages: map[string]TaskRoute{
 					"c": {

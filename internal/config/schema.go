@@ -727,4 +727,9 @@ type TaskRouting struct {
 type TaskRoute struct {
 	Research  string `yaml:"research"`
 	Implement string `yaml:"implement"`
+	// MCP are the MCP servers (by name) the language's agents work with;
+	// each is looked for in the host's configuration when the language is
+	// routed, and a missing one logged once to the error log (errors.json)
+	// with the fallback: the agent works without it.
+	MCP []string `yaml:"mcp"`
 }

@@ -18,6 +18,9 @@ import (
 type RouteAgents struct {
 	Research  string `json:"research"`
 	Implement string `json:"implement"`
+	// MCP are the MCP servers the language's agents work with (checked
+	// by [Pick.CheckTools]).
+	MCP []string `json:"mcp,omitempty"`
 }
 
 // RouteOptions are the configured routes (tasks.routing): by language,
