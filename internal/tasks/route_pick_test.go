@@ -27,12 +27,12 @@ func TestPickAgent(t *testing.T) {
 
 func TestOperationOf(t *testing.T) {
 	for prompt, want := range map[string]Operation{
-		"Fix the nil dereference in parser.go":                  OpImplement,
+		"Fix the nil dereference in parser.go":                   OpImplement,
 		"Find where the cache is built. Then add a test for it.": OpImplement,
 		"- rename Foo to Bar":                                    OpImplement,
 		"1. Update the docs":                                     OpImplement,
-		"Where is the config read? Do not change anything.":     OpResearch,
-		"Explain how the fix for #12 works":                     OpResearch,
+		"Where is the config read? Do not change anything.":      OpResearch,
+		"Explain how the fix for #12 works":                      OpResearch,
 		"":                                                       OpResearch,
 	} {
 		if got := OperationOf(prompt); got != want {
