@@ -1,0 +1,92 @@
+package e2e
+
+import (
+	"testing"
+
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
+	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+)
+
+// TestClaudeContextTiers: the real Claude Code with the project's context
+// files by tier (.atreides/context, what /at-meta writes): the session's
+// minimal set reaches the lead agent's first request; /at-research brings
+// its command's set into that request as the command runs; the agent the
+// lead starts (atreides-explore) gets its own set at SubagentStart, which
+// the lead never sees.
+func TestClaudeContextTiers(t *testing.T) {
+	requireAtreides(t)
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+		agentMark   = "TIER-EXPLORE-77d1: search pkg/ first."
+	)
+	explore := fa.ToolUse{Name: "Agent", Input: map[string]any{
+		"description": "find widgets", "prompt": "SEARCH: where are widgets priced?",
+		"subagent_type": "atreides-explore", "run_in_background": false}}
+	p := NewProject(t, fa.Script{
+		Steps: []fa.Step{fa.Call(explore), fa.Text("Widgets are priced in pkg/price.")},
+		Agents: []fa.AgentScript{{
+			Name: "atreides-explore", Match: fa.FirstUserMatches(`SEARCH:`),
+			Steps: []fa.Step{fa.Text("pkg/price/price.go:12")},
+		}},
+	})
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n", 0o644)
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n", 0o644)
+	p.WriteFile(".atreides/context/project/agents/explore/domain.md", agentMark+"\n", 0o644)
+	p.InstallAtreides()
+	p.RunClaude("/at-research 1", RunOpts{})
+
+	main := p.Fake.Main()
+	if len(main) < 2 {
+		t.Fatalf("got %d main requests, want 2; requests:\n%s", len(main), p.Fake.Summary())
+	}
+	if !main[0].Contains(coreMark) {
+		t.Error("the first request lacks the session's minimal set")
+	}
+	if !main[0].Contains(commandMark) {
+		t.Error("the /at-research request lacks its command's set")
+	}
+	if main[1].Contains(agentMark) {
+		t.Error("the explore agent's set leaked into the lead's context")
+	}
+	var sub *fa.Request
+	for _, r := range p.Fake.RequestsOf(fa.KindAgent) {
+		if r.Agent == "atreides-explore" {
+			sub = r
+			break
+		}
+	}
+	if sub == nil {
+		t.Fatalf("no request of the explore subagent; requests:\n%s", p.Fake.Summary())
+	}
+	if !sub.Contains(agentMark) {
+		t.Error("the explore subagent's request lacks its set")
+	}
+}
+
+// TestGeminiContextTiers: the real Gemini CLI: the session's minimal set
+// reaches the first request (SessionStart), and /at-research, a custom
+// command, brings its command's set. Gemini 0.61.0 in -p mode sends the
+// typed "/at-research 1" on as the prompt, and hands BeforeAgent that text
+// after the SessionStart context it put before it (<hook_context>).
+func TestGeminiContextTiers(t *testing.T) {
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+	)
+	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{fg.Text("On it.")}})
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n")
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n")
+	p.Atreides("install", "gemini")
+	p.Run("/at-research 1")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no conversation request reached the fake model")
+	}
+	if !main[0].Contains(coreMark) {
+		t.Errorf("the first request lacks the session's minimal set; user texts: %q", main[0].UserTexts())
+	}
+	if !main[0].Contains(commandMark) {
+		t.Errorf("the /at-research request lacks its command's set; user texts: %q", main[0].UserTexts())
+	}
+}
