@@ -1,7 +1,10 @@
 package e2e
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
@@ -88,5 +91,35 @@ func TestGeminiContextTiers(t *testing.T) {
 	}
 	if !main[0].Contains(commandMark) {
 		t.Errorf("the /at-research request lacks its command's set; user texts: %q", main[0].UserTexts())
+	}
+}
+
+// TestOpenCodeContextTiers: the real OpenCode with atreides's plugin: the
+// session's minimal set is in every request's system prompt (standing
+// context, which OpenCode rebuilds per request), and /at-research (run
+// with --command; OpenCode expands the command's text before the plugin
+// sees the message) brings its command's set into the conversation.
+func TestOpenCodeContextTiers(t *testing.T) {
+	t.Parallel()
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+	)
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		return fakeopenaichat.Reply{Text: "On it."}
+	})
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n")
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n")
+	p.runOC("", "--command", "at-research", "1")
+	mains := p.Fake.MainRequests()
+	if len(mains) == 0 {
+		t.Fatalf("no main request:\n%s", p.Fake.Summary())
+	}
+	r := mains[0]
+	if !strings.Contains(r.System(), coreMark) {
+		t.Errorf("the system prompt lacks the session's minimal set:\n%s", r.System())
+	}
+	if !userSays(r, commandMark) {
+		t.Errorf("no user message carries the command's set:\n%s", r.Body())
 	}
 }
