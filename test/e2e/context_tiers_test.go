@@ -123,3 +123,28 @@ func TestOpenCodeContextTiers(t *testing.T) {
 		t.Errorf("no user message carries the command's set:\n%s", r.Body())
 	}
 }
+
+// TestQwenContextTiers: the real Qwen Code: the session's minimal set
+// reaches the first request (SessionStart), and /at-research brings its
+// command's set (UserPromptSubmit).
+func TestQwenContextTiers(t *testing.T) {
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+	)
+	p := newQwenProject(t, qwenTurns(fakeopenaichat.Reply{Text: "On it."}))
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n")
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n")
+	p.Atreides("install", "qwen")
+	p.Run("/at-research 1")
+	main := p.Main()
+	if len(main) == 0 {
+		t.Fatal("no main-agent request reached the fake model")
+	}
+	if !strings.Contains(main[0].Body(), coreMark) {
+		t.Error("the first request lacks the session's minimal set")
+	}
+	if !strings.Contains(main[0].Body(), commandMark) {
+		t.Errorf("the /at-research request lacks its command's set:\n%s", main[0].Body())
+	}
+}
