@@ -8,6 +8,7 @@ import (
 
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
+	fo "github.com/atreides-dev/atreides/test/e2e/fakeopenai"
 )
 
 // TestClaudeContextTiers: the real Claude Code with the project's context
@@ -146,5 +147,33 @@ func TestQwenContextTiers(t *testing.T) {
 	}
 	if !strings.Contains(main[0].Body(), commandMark) {
 		t.Errorf("the /at-research request lacks its command's set:\n%s", main[0].Body())
+	}
+}
+
+// TestCodexContextTiers: the real Codex: the session's minimal set
+// reaches the first request (SessionStart), and a prompt that runs
+// /at-research brings its command's set (UserPromptSubmit). Codex has no
+// custom commands atreides installs; the prompt as typed is what its hook
+// sees.
+func TestCodexContextTiers(t *testing.T) {
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+	)
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{fo.Text("On it.")}})
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n")
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n")
+	p.writeCodexHooks()
+	p.Run("/at-research 1")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	raw := string(main[0].Raw)
+	if !strings.Contains(raw, coreMark) {
+		t.Error("the first request lacks the session's minimal set")
+	}
+	if !strings.Contains(raw, commandMark) {
+		t.Error("the /at-research request lacks its command's set")
 	}
 }
