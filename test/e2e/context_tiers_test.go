@@ -177,3 +177,28 @@ func TestCodexContextTiers(t *testing.T) {
 		t.Error("the /at-research request lacks its command's set")
 	}
 }
+
+// TestCopilotContextTiers: the real GitHub Copilot CLI: the session's
+// minimal set reaches the first request (sessionStart), and a prompt
+// that runs /at-research brings its command's set (userPromptSubmitted).
+func TestCopilotContextTiers(t *testing.T) {
+	const (
+		coreMark    = "TIER-CORE-91c2: a widget is a unit of sale."
+		commandMark = "TIER-RESEARCH-5be0: cite file:line."
+	)
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{fa.Text("On it.")}})
+	p.WriteFile(".atreides/context/core/glossary.md", coreMark+"\n")
+	p.WriteFile(".atreides/context/core/commands/research/howto.md", commandMark+"\n")
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("/at-research 1")
+	main := p.Fake.Main()
+	if len(main) == 0 {
+		t.Fatal("no model request reached the fake")
+	}
+	if !main[0].Contains(coreMark) {
+		t.Error("the first request lacks the session's minimal set")
+	}
+	if !main[0].Contains(commandMark) {
+		t.Error("the /at-research request lacks its command's set")
+	}
+}
