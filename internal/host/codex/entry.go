@@ -40,10 +40,10 @@ var Entry = host.Host{
 	// $CODEX_HOME/config.toml and of a trusted project's .codex/config.toml.
 	MCPConfig: []host.MCPSource{
 		{Path: func(env host.Env) string {
-			if env.Home == "" && env.Getenv("CODEX_HOME") == "" {
+			if env.Home == "" && env.Var("CODEX_HOME") == "" {
 				return ""
 			}
-			return host.Under(codexHome(env), "config.toml")
+			return host.Under(Home(env.Var("CODEX_HOME"), env.Home), "config.toml")
 		}, Key: "mcp_servers", TOML: true},
 		{Path: func(env host.Env) string { return host.Under(env.ProjectDir, ".codex", "config.toml") }, Key: "mcp_servers", TOML: true},
 	},
