@@ -11,6 +11,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host/copilot"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
 	"github.com/atreides-dev/atreides/internal/host/kilo"
+	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/host/qwen"
 )
 
@@ -38,6 +39,8 @@ func TestMCPServers(t *testing.T) {
 			map[string]string{".claude.json": `{"projects": {}, "mcpServers": {"search": {}}}`}, []string{"atreides", "lean-lsp", "search"}},
 		{gemini.Host, map[string]string{".gemini/settings.json": "{\n// mine\n\"mcpServers\": {\"lean-lsp\": {},},\n}"}, nil, []string{"lean-lsp"}},
 		{copilot.Host, nil, map[string]string{".copilot/mcp-config.json": `{"mcpServers": {"atreides": {}, "lean-lsp": {}}}`}, []string{"atreides", "lean-lsp"}},
+		{opencode.Host, map[string]string{"opencode.jsonc": `{"mcp": {"lean-lsp": {"type": "local"}}, // mine` + "\n}"},
+			map[string]string{".config/opencode/opencode.json": `{"mcp": {"db": {}}}`}, []string{"db", "lean-lsp"}},
 		{qwen.Host, nil, map[string]string{".qwen/settings.json": `{"mcpServers": {"db": {}}}`}, []string{"db"}},
 		{codex.Host, map[string]string{".codex/config.toml": "[mcp_servers.lean-lsp]\ncommand = \"x\"\n"},
 			map[string]string{".codex/config.toml": "model = \"m\"\n[mcp_servers.atreides]\ncommand = \"a\"\n"}, []string{"atreides", "lean-lsp"}},
