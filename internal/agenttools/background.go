@@ -13,6 +13,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -201,7 +202,7 @@ func backgroundTask(ctx context.Context, env *Env, args json.RawMessage) (string
 	}
 	routed := ""
 	if in.Agent == "" {
-		routed = route(env, &in)
+		routed = route(ctx, env, &in)
 	}
 	t, pos, err := launch(ctx, env, registry(env), in)
 	if err != nil {
@@ -399,7 +400,7 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 	}
 	routed := ""
 	if in.Agent == "" && in.Resume == "" {
-		routed = route(env, &in)
+		routed = route(ctx, env, &in)
 	}
 	r := registry(env)
 	if in.Agent == "" { // a resume runs as the agent it continues
@@ -430,11 +431,17 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 // route picks the agent of a task that names none, by the routing table
 // (tasks.PickFor: the language of the file names in its description and
 // prompt, research unless the prompt asks for a change), and says which
-// it picked and why, for the caller's answer.
-func route(env *Env, in *taskIn) string {
+// it picked and why, for the caller's answer; an MCP server the
+// language's agents work with that the host lacks is named with the
+// fallback, and logged once to the error log (tasks.ToolsNote).
+func route(ctx context.Context, env *Env, in *taskIn) string {
 	p := tasks.PickFor(env.Root, env.Host, in.Description, in.Prompt)
 	in.Agent = p.Agent
-	return fmt.Sprintf("Routed to %s (%s).\n", p.Agent, p.Why)
+	note := tasks.ToolsNote(ctx, env.Root, env.Host, p, func() ([]string, bool, error) {
+		home, _ := os.UserHomeDir()
+		return all.MCPServers(env.Host, env.Root, home, env.getenv)
+	})
+	return fmt.Sprintf("Routed to %s (%s).\n", p.Agent, p.Why) + note
 }
 
 func firstLine(s string) string {

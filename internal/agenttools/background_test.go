@@ -321,3 +321,40 @@ func TestBackgroundObeysDelegationLimits(t *testing.T) {
 		t.Errorf("path = %v", got.Path)
 	}
 }
+
+// TestRoutedToolsNote: a delegation without an agent for a language that
+// declares an MCP server the host lacks (no lean-lsp in .mcp.json) is
+// routed all the same, and the answer names the server and the fallback;
+// the error log has it once however often it is routed.
+func TestRoutedToolsNote(t *testing.T) {
+	configtest.Home(t)
+	root := bgProject(t, 5, 5)
+	cfg, err := os.ReadFile(filepath.Join(root, ".atreides", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, "tasks:\n  routing:\n    languages:\n      lean: { implement: build, mcp: [lean-lsp] }\n"...)
+	if err := os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers": {"other": {}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := envOf(root, "p1")
+	t.Cleanup(func() { stop(t, root, env) })
+	for range 2 {
+		out := must(t, env, "delegate_task", `{"prompt":"Prove the lemma in Basic.lean sleep=30","run_in_background":true}`)
+		for _, w := range []string{"Routed to build (", "the route for lean", "MCP server lean-lsp of lean tasks is not configured in claude: the agent works without it"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("answer lacks %q:\n%s", w, out)
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".atreides", "specs", "errors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `lean-lsp`); n == 0 || !strings.Contains(string(b), `"count": 1`) {
+		t.Errorf("errors.json:\n%s", b)
+	}
+}

@@ -307,7 +307,7 @@ func builtinTree() *value {
 					"implement": &value{kind: kindScalar, scalar: "build"},
 					"mcp":       &value{kind: kindList, items: []*value{}},
 				}},
-				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown"}, fields: map[string]*value{
+				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown", "lean"}, fields: map[string]*value{
 					"go": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
 						"research":  &value{kind: kindScalar, scalar: "explore"},
 						"implement": &value{kind: kindScalar, scalar: "build"},
@@ -382,6 +382,10 @@ func builtinTree() *value {
 					}},
 					"markdown": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
 						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"lean": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
 						"implement": &value{kind: kindScalar, scalar: "build"},
 					}},
 				}},
@@ -684,6 +688,10 @@ func builtinConfig() *Config {
 					},
 					"kotlin": {
 						Research:  "explore",
+						Implement: "build",
+					},
+					"lean": {
+						Research:  "librarian",
 						Implement: "build",
 					},
 					"markdown": {

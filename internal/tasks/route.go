@@ -198,7 +198,7 @@ var extensions = sync.OnceValue(func() map[string]string {
 		".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
 		".swift": "swift", ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".sql": "sql",
 		".tf": "terraform", ".tfvars": "terraform", ".yaml": "yaml", ".yml": "yaml",
-		".md": "markdown", ".markdown": "markdown",
+		".md": "markdown", ".markdown": "markdown", ".lean": "lean",
 	}
 })
 

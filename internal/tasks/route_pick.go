@@ -30,12 +30,16 @@ type Pick struct {
 	// Model is the agent's model on the host (the roster's model:), ""
 	// for the host's own default.
 	Model string `json:"model"`
+	// MCP are the MCP servers the language's agents work with
+	// ([RouteOptions.ToolsOf]), for [ToolsNote].
+	MCP []string `json:"mcp,omitempty"`
 }
 
 // PickAgent picks the agent for op on task t (files: those it wrote, as
 // for [Route]) and its model on host from the roster.
 func PickAgent(o RouteOptions, roster agents.Roster, host string, op Operation, t *taskboard.Task, files []string) Pick {
 	p := Pick{Routing: Route(o, t, files), Operation: op}
+	p.MCP = o.ToolsOf(p.Language)
 	p.Agent = p.Research
 	if op == OpImplement {
 		p.Agent = p.Implement
@@ -109,7 +113,8 @@ var leadWords = sync.OnceValue(func() map[string]bool {
 var changeVerbs = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, v := range strings.Fields(`implement fix add change edit write rewrite refactor update create
-		remove delete rename move migrate port build make replace patch apply upgrade bump convert`) {
+		remove delete rename move migrate port build make replace patch apply upgrade bump convert
+		prove complete finish improve optimize optimise speed extend extract split translate document`) {
 		m[v] = true
 	}
 	return m

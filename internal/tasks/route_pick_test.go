@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +79,32 @@ func TestLogMissingTools(t *testing.T) {
 	markFixed(e, now.Add(2*time.Minute))
 	if got := LogMissingTools(b, "lean", "claude", "prover", checks, now.Add(3*time.Minute)); len(got) != 1 || b.Errors[0].Fix != FixRecurred {
 		t.Errorf("after a fix: %v, %+v", got, b.Errors)
+	}
+}
+
+// TestToolsNote: a routed language whose MCP server the host lacks is
+// named to the agent with the fallback and logged once to the project's
+// error log; a host that has it, or whose configuration is not read,
+// gives no note.
+func TestToolsNote(t *testing.T) {
+	root := newRepo(t).Root
+	p := Pick{Routing: Routing{Language: "lean"}, Agent: "build", MCP: []string{"lean-lsp"}}
+	lacks := func() ([]string, bool, error) { return []string{"other"}, true, nil }
+	note := ToolsNote(context.Background(), root, "somehost", p, lacks)
+	if !strings.Contains(note, `MCP server lean-lsp of lean tasks is not configured in somehost: the agent works without it`) {
+		t.Errorf("note: %q", note)
+	}
+	ToolsNote(context.Background(), root, "somehost", p, lacks)
+	repo := Open(root, Options{})
+	_ = repo.View(context.Background(), func(b *taskboard.Tasks) error {
+		if len(b.Errors) != 1 || b.Errors[0].Count != 1 || b.Errors[0].Type != "tool_failure" {
+			t.Errorf("errors: %+v", b.Errors)
+		}
+		return nil
+	})
+	has := func() ([]string, bool, error) { return []string{"lean-lsp"}, true, nil }
+	unknown := func() ([]string, bool, error) { return nil, false, nil }
+	if n := ToolsNote(context.Background(), root, "somehost", p, has) + ToolsNote(context.Background(), root, "somehost", p, unknown); n != "" {
+		t.Errorf("configured or unchecked: %q", n)
 	}
 }

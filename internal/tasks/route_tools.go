@@ -1,10 +1,13 @@
 package tasks
 
 import (
+	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
@@ -84,4 +87,45 @@ func orAny(lang string) string {
 		return "untyped"
 	}
 	return lang
+}
+
+// ToolsNote checks the MCP servers the pick's language declares against
+// those the host has configured (servers: the host registry's answer,
+// known false when atreides does not read the host's configuration),
+// logs a missing one once to the error log of the project at root, and
+// returns one line for the agent naming what is missing and the
+// fallback; "" when nothing is declared, missing or checkable. A failure
+// to read a configuration file or to log is said in the line, never an
+// error: the delegation goes on without the tool.
+func ToolsNote(ctx context.Context, root, host string, p Pick, servers func() ([]string, bool, error)) string {
+	if len(p.MCP) == 0 || host == "" {
+		return ""
+	}
+	names, known, err := servers()
+	if !known {
+		return ""
+	}
+	checks := CheckTools(p.MCP, names)
+	var missing []string
+	for _, c := range checks {
+		if !c.Available {
+			missing = append(missing, c.MCP)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("MCP server %s of %s tasks is not configured in %s: %s.", strings.Join(missing, ", "), orAny(p.Language), host, toolFallback)
+	if err != nil {
+		note += fmt.Sprintf(" (Reading %s's configuration: %v.)", host, err)
+	}
+	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
+	logErr := Open(root, FromConfig(c)).Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
+		LogMissingTools(b, p.Language, host, p.Agent, checks, now)
+		return nil
+	})
+	if logErr != nil {
+		note += fmt.Sprintf(" (Not logged to the error log: %v.)", logErr)
+	}
+	return note + "\n"
 }
