@@ -3,7 +3,9 @@ package ctxtiers
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -93,20 +95,23 @@ func readOne(root, rel, name string, logf func(string, ...any)) []file {
 // not a regular file, named when it is too large.
 func readIn(d *confined.Dir, rel, name string, logf func(string, ...any)) []file {
 	f := file{rel: path.Join(rel, name)}
-	data, err := d.ReadFile(name, maxFile)
-	switch {
-	case err == nil:
-		f.text = clean(data)
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case errors.Is(err, confined.ErrRefused):
+	fh, err := d.OpenFile(name, os.O_RDONLY, 0)
+	if err != nil {
 		report(f.rel, err, logf)
 		return nil
-	case strings.Contains(err.Error(), "larger than"):
+	}
+	defer fh.Close()
+	// At most one byte past the bound is read: a file that grew past it
+	// since it was opened is named like one that was already too big.
+	data, err := io.ReadAll(io.LimitReader(fh, maxFile+1))
+	switch {
+	case err != nil:
+		report(f.rel, err, logf)
+		return nil
+	case len(data) > maxFile:
 		f.tooBig = true
 	default:
-		report(f.rel, err, logf)
-		return nil
+		f.text = clean(data)
 	}
 	return []file{f}
 }
