@@ -202,3 +202,44 @@ func TestCopilotContextTiers(t *testing.T) {
 		t.Error("the /at-research request lacks its command's set")
 	}
 }
+
+// TestCodexAgentTier: the real Codex starts a roster agent
+// (spawn_agent with agent_type atreides-explore); its SubagentStart
+// brings the agent's set into the agent's own requests, and the lead's
+// first request has none of it.
+func TestCodexAgentTier(t *testing.T) {
+	const agentMark = "TIER-EXPLORE-77d1: search pkg/ first."
+	spawn := fo.Step{Call: &fo.Call{Name: "spawn_agent", Namespace: "multi_agent_v1",
+		Arguments: map[string]any{"agent_type": "atreides-explore", "message": "look around"}}}
+	// After the spawn the lead waits (at most 20 s) until atreides's audit
+	// trail has the agent's SubagentStart, then a second, so that the
+	// agent's first request is made before the run ends; the agent's
+	// requests take the next steps of the same script (any answer will do).
+	waitStart := `for i in $(seq 100); do grep -q subagent_start .atreides/audit.jsonl 2>/dev/null && break; sleep 0.2; done; sleep 1`
+	p := newCodexProject(t, fo.Script{Steps: []fo.Step{spawn, fo.Exec(waitStart), fo.Text("Done."), fo.Text("Done."), fo.Text("Done.")}})
+	p.WriteFile(".atreides/context/project/agents/explore/domain.md", agentMark+"\n")
+	p.writeCodexHooks()
+	p.Run("survey the project")
+
+	// The lead's requests have the user's prompt; the agent's, the
+	// message spawn_agent gave it.
+	lead, agent := 0, 0
+	for _, r := range p.Fake.Main() {
+		has := strings.Contains(string(r.Raw), agentMark)
+		switch {
+		case len(r.MessagesContaining("user", "survey the project")) > 0:
+			lead++
+			if has {
+				t.Errorf("request #%d of the lead carries the agent's set", r.Seq)
+			}
+		case len(r.MessagesContaining("user", "look around")) > 0:
+			agent++
+			if !has {
+				t.Errorf("request #%d of the explore agent lacks its set", r.Seq)
+			}
+		}
+	}
+	if lead == 0 || agent == 0 {
+		t.Errorf("%d requests of the lead, %d of the agent; want both:\n%s", lead, agent, p.Fake.Summary())
+	}
+}
