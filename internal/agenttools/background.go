@@ -13,8 +13,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
 // launchExe overrides the supervisor's argv in tests (nil: atreides bg run).
@@ -34,14 +36,14 @@ func Background() []Tool {
 	}
 }
 
-const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: atreides-explore (read-only search), atreides-librarian (docs and references), atreides-build (implementation), atreides-plan (plans only), atreides-stilgar (hard decisions), or a category: quick, deep, writing, general"}`
+const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: atreides-explore (read-only search), atreides-librarian (docs and references), atreides-build (implementation), atreides-plan (plans only), atreides-stilgar (hard decisions), or a category: quick, deep, writing, general; omitted: routed by the task's language (tasks.routing) and whether the prompt asks for a change"}`
 
 const taskSchema = `{"type":"object","properties":{
 "description":{"type":"string","maxLength":4096,"description":"a few words on what the task does, shown in lists"},
 "prompt":{"type":"string","maxLength":65536,"description":"the whole task: the agent sees nothing of your conversation"},
 "agent":` + agentProp + `,
 "skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"}},
-"required":["description","prompt","agent"],"additionalProperties":false}`
+"required":["description","prompt"],"additionalProperties":false}`
 
 const outputSchema = `{"type":"object","properties":{
 "task_id":{"type":"string","maxLength":4096,"description":"the task (bg-N); omitted: all of yours"},
@@ -198,11 +200,15 @@ func backgroundTask(ctx context.Context, env *Env, args json.RawMessage) (string
 	if err := json.Unmarshal(args, &in); err != nil {
 		return "", fmt.Errorf("invalid arguments: %w", err)
 	}
+	routed := ""
+	if in.Agent == "" {
+		routed = route(ctx, env, &in)
+	}
 	t, pos, err := launch(ctx, env, registry(env), in)
 	if err != nil {
 		return "", err
 	}
-	return launched(t, pos), nil
+	return routed + launched(t, pos), nil
 }
 
 func launched(t bgtasks.Task, pos int) string {
@@ -392,8 +398,9 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 	case in.Agent == "":
 		in.Agent = in.Category
 	}
+	routed := ""
 	if in.Agent == "" && in.Resume == "" {
-		return "", errors.New("give agent or category")
+		routed = route(ctx, env, &in)
 	}
 	r := registry(env)
 	if in.Agent == "" { // a resume runs as the agent it continues
@@ -409,7 +416,7 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 	}
 	t, pos, err := launch(ctx, env, r, in)
 	if err != nil || *in.Background {
-		return launched(t, pos), err
+		return routed + launched(t, pos), err
 	}
 	tasks, pending, err := await(ctx, env, r, t.ID, r.Opts.WaitMax)
 	if err != nil {
@@ -418,7 +425,23 @@ func delegateTask(ctx context.Context, env *Env, args json.RawMessage) (string, 
 	if pending {
 		return fmt.Sprintf("%s is still running after %s; it continues in the background and you will be told when it ends (background_output task_id=%s wait=… to wait more).", t.ID, r.Opts.WaitMax, t.ID), nil
 	}
-	return render(r, tasks, false, 0), nil
+	return routed + render(r, tasks, false, 0), nil
+}
+
+// route picks the agent of a task that names none, by the routing table
+// (tasks.PickFor: the language of the file names in its description and
+// prompt, research unless the prompt asks for a change), and says which
+// it picked and why, for the caller's answer; an MCP server the
+// language's agents work with that the host lacks is named with the
+// fallback, and logged once to the error log (tasks.ToolsNote).
+func route(ctx context.Context, env *Env, in *taskIn) string {
+	p := tasks.PickFor(env.Root, env.Host, in.Description, in.Prompt)
+	in.Agent = p.Agent
+	note := tasks.ToolsNote(ctx, env.Root, env.Host, p, func() ([]string, bool, error) {
+		home, _ := os.UserHomeDir()
+		return all.MCPServers(env.Host, env.Root, home, env.getenv)
+	})
+	return fmt.Sprintf("Routed to %s (%s).\n", p.Agent, p.Why) + note
 }
 
 func firstLine(s string) string {

@@ -159,6 +159,10 @@ func TestBackgroundTools(t *testing.T) {
 			want: []string{"cannot resume bg-1: its CLI reported no session id"}, wantErr: true},
 		{name: "resume continues a finished task as its agent", limit: 5, wait: 10, before: []string{`{"description":"f","prompt":"first","agent":"librarian"}`, `wait`}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":false}`,
 			want: []string{"bg-2 (librarian, ", "answer of bg-2"}},
+		{name: "no agent: routed by language, research for a question", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"How does the Dockerfile pick its base image? sleep=30"}`,
+			want: []string{"Routed to librarian (", "the route for dockerfile; research", "bg-1 (librarian) started"}},
+		{name: "no agent: routed, implement for a change", limit: 5, wait: 5, tool: "delegate_task", args: `{"prompt":"Fix the nil check in main.go sleep=30","run_in_background":true}`,
+			want: []string{"Routed to build (", "implement: the prompt asks for a change", "bg-1 (build) started"}},
 		{name: "unknown agent", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"wizard"}`,
 			want: []string{`unknown agent "wizard": use one of atreides-build, atreides-explore, atreides-librarian, atreides-plan, atreides-stilgar, quick`}, wantErr: true},
 		{name: "unknown skill", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"explore","skills":["tests","nope"]}`,
@@ -315,5 +319,42 @@ func TestBackgroundObeysDelegationLimits(t *testing.T) {
 	t.Cleanup(func() { stop(t, root, env) })
 	if got := task(t, root, "bg-1"); strings.Join(got.Path, ",") != "explore,librarian" {
 		t.Errorf("path = %v", got.Path)
+	}
+}
+
+// TestRoutedToolsNote: a delegation without an agent for a language that
+// declares an MCP server the host lacks (no lean-lsp in .mcp.json) is
+// routed all the same, and the answer names the server and the fallback;
+// the error log has it once however often it is routed.
+func TestRoutedToolsNote(t *testing.T) {
+	configtest.Home(t)
+	root := bgProject(t, 5, 5)
+	cfg, err := os.ReadFile(filepath.Join(root, ".atreides", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = append(cfg, "tasks:\n  routing:\n    languages:\n      lean: { implement: build, mcp: [lean-lsp] }\n"...)
+	if err := os.WriteFile(filepath.Join(root, ".atreides", "config.yaml"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers": {"other": {}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := envOf(root, "p1")
+	t.Cleanup(func() { stop(t, root, env) })
+	for range 2 {
+		out := must(t, env, "delegate_task", `{"prompt":"Prove the lemma in Basic.lean sleep=30","run_in_background":true}`)
+		for _, w := range []string{"Routed to build (", "the route for lean", "MCP server lean-lsp of lean tasks is not configured in claude: the agent works without it"} {
+			if !strings.Contains(out, w) {
+				t.Errorf("answer lacks %q:\n%s", w, out)
+			}
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(root, ".atreides", "specs", "errors.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `lean-lsp`); n == 0 || !strings.Contains(string(b), `"count": 1`) {
+		t.Errorf("errors.json:\n%s", b)
 	}
 }

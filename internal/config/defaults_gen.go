@@ -121,7 +121,7 @@ func builtinTree() *value {
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
 		}},
-		"context": &value{kind: kindMapping, keys: []string{"budget", "read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules", "output"}, fields: map[string]*value{
+		"context": &value{kind: kindMapping, keys: []string{"budget", "read_before_write", "checks", "monitor", "keywords", "work", "comments", "rules", "output", "tiers"}, fields: map[string]*value{
 			"budget": &value{kind: kindMapping, keys: []string{"session", "start"}, fields: map[string]*value{
 				"session": &value{kind: kindScalar, scalar: 16000},
 				"start":   &value{kind: kindScalar, scalar: 600},
@@ -187,6 +187,12 @@ func builtinTree() *value {
 				"mcp":        &value{kind: kindScalar, scalar: 16000},
 				"keep_files": &value{kind: kindScalar, scalar: 50},
 				"keep_mib":   &value{kind: kindScalar, scalar: 100},
+			}},
+			"tiers": &value{kind: kindMapping, keys: []string{"enabled", "session", "command", "agent"}, fields: map[string]*value{
+				"enabled": &value{kind: kindScalar, scalar: true},
+				"session": &value{kind: kindScalar, scalar: 1500},
+				"command": &value{kind: kindScalar, scalar: 3000},
+				"agent":   &value{kind: kindScalar, scalar: 3000},
 			}},
 		}},
 		"background": &value{kind: kindMapping, keys: []string{"key", "concurrency", "commands", "resume", "timeout_minutes", "summary_bytes", "wait_seconds", "notify", "opencode"}, fields: map[string]*value{
@@ -296,11 +302,12 @@ func builtinTree() *value {
 				"enabled": &value{kind: kindScalar, scalar: false},
 			}},
 			"routing": &value{kind: kindMapping, keys: []string{"default", "languages"}, fields: map[string]*value{
-				"default": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+				"default": &value{kind: kindMapping, keys: []string{"research", "implement", "mcp"}, fields: map[string]*value{
 					"research":  &value{kind: kindScalar, scalar: "explore"},
 					"implement": &value{kind: kindScalar, scalar: "build"},
+					"mcp":       &value{kind: kindList, items: []*value{}},
 				}},
-				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown"}, fields: map[string]*value{
+				"languages": &value{kind: kindMapping, free: true, keys: []string{"go", "python", "typescript", "javascript", "rust", "java", "kotlin", "c", "cpp", "csharp", "ruby", "php", "swift", "shell", "sql", "terraform", "dockerfile", "yaml", "markdown", "lean"}, fields: map[string]*value{
 					"go": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
 						"research":  &value{kind: kindScalar, scalar: "explore"},
 						"implement": &value{kind: kindScalar, scalar: "build"},
@@ -375,6 +382,10 @@ func builtinTree() *value {
 					}},
 					"markdown": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
 						"research":  &value{kind: kindScalar, scalar: "explore"},
+						"implement": &value{kind: kindScalar, scalar: "build"},
+					}},
+					"lean": &value{kind: kindMapping, keys: []string{"research", "implement"}, fields: map[string]*value{
+						"research":  &value{kind: kindScalar, scalar: "librarian"},
 						"implement": &value{kind: kindScalar, scalar: "build"},
 					}},
 				}},
@@ -598,6 +609,12 @@ func builtinConfig() *Config {
 				KeepFiles: 50,
 				KeepMiB:   100,
 			},
+			Tiers: ContextTiers{
+				Enabled: true,
+				Session: 1500,
+				Command: 3000,
+				Agent:   3000,
+			},
 		},
 		Background: Background{
 			Key: "agent",
@@ -638,6 +655,7 @@ func builtinConfig() *Config {
 				Default: TaskRoute{
 					Research:  "explore",
 					Implement: "build",
+					MCP:       []string{},
 				},
 				Languages: map[string]TaskRoute{
 					"c": {
@@ -670,6 +688,10 @@ func builtinConfig() *Config {
 					},
 					"kotlin": {
 						Research:  "explore",
+						Implement: "build",
+					},
+					"lean": {
+						Research:  "librarian",
 						Implement: "build",
 					},
 					"markdown": {

@@ -398,6 +398,18 @@ type Context struct {
 	Comments        Comments        `yaml:"comments"`
 	Rules           ContextRules    `yaml:"rules"`
 	Output          ContextOutput   `yaml:"output"`
+	Tiers           ContextTiers    `yaml:"tiers"`
+}
+
+// ContextTiers are the budgets, in bytes, of the context files loaded by
+// tier (package ctxtiers): the lead agent's minimal set at session
+// start, a slash command's set when it runs, an agent's set when it
+// starts.
+type ContextTiers struct {
+	Enabled bool `yaml:"enabled"`
+	Session int  `yaml:"session" min:"0" max:"9000"`
+	Command int  `yaml:"command" min:"0" max:"9000"`
+	Agent   int  `yaml:"agent" min:"0" max:"9000"`
 }
 
 // ContextBudget bounds what atreides puts before the model, in bytes
@@ -715,4 +727,9 @@ type TaskRouting struct {
 type TaskRoute struct {
 	Research  string `yaml:"research"`
 	Implement string `yaml:"implement"`
+	// MCP are the MCP servers (by name) the language's agents work with;
+	// each is looked for in the host's configuration when the language is
+	// routed, and a missing one logged once to the error log (errors.json)
+	// with the fallback: the agent works without it.
+	MCP []string `yaml:"mcp"`
 }

@@ -1,6 +1,7 @@
 package ctxbudget
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +66,23 @@ func TestKindsBounded(t *testing.T) {
 	}
 	if len(s.Kinds) != maxKinds || s.Total != maxKinds+10 {
 		t.Fatalf("%d kinds, total %d", len(s.Kinds), s.Total)
+	}
+}
+
+func TestFit(t *testing.T) {
+	for _, tc := range []struct {
+		sizes      []int
+		budget     int
+		kept, left []int
+	}{
+		{[]int{100, 500, 200}, 400, []int{0, 2}, []int{1}},
+		{[]int{100, 300}, 400, []int{0, 1}, nil},
+		{[]int{10}, 0, nil, []int{0}},
+		{nil, 100, nil, nil},
+	} {
+		kept, left := Fit(tc.sizes, tc.budget)
+		if !slices.Equal(kept, tc.kept) || !slices.Equal(left, tc.left) {
+			t.Errorf("Fit(%v, %d) = %v, %v; want %v, %v", tc.sizes, tc.budget, kept, left, tc.kept, tc.left)
+		}
 	}
 }

@@ -19,7 +19,7 @@ var presetHandlers = map[config.Preset][]string{
 	config.PresetFull: {"guard", "governance", "plan-approval", "delegation-todo", "delegation", "read-first",
 		"edit-checks", "outputs", "health", "session-context", "memory", "memory-pending", "memory-anchors", "monitor", "phase",
 		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "config-note", "errors", "keywords", "comments",
-		"rule-files", "background", "skills"},
+		"rule-files", "context-tiers", "background", "skills"},
 }
 
 func handlerNames(s *Settings) []string {

@@ -215,7 +215,7 @@ func handlers(s *Settings) []engine.Handler {
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, configNote(s))
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
-	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), background.Handler(s.root, s.background),
+	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), tiersHandler(s), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
 			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs()}
 		}))

@@ -83,6 +83,10 @@ type Host struct {
 	// of AgentVars): package actor lets such a command act for that
 	// session alone. "": the host names none.
 	SessionVar string
+	// MCPConfig are the files in which the host's MCP servers are
+	// configured ([Host.MCPServers]), so that a language's declared tools
+	// can be checked; none: atreides does not know where they are.
+	MCPConfig []MCPSource
 	// Agents is how the host takes atreides's agent roster.
 	Agents AgentFacts
 	// Commands is how the host takes atreides's slash commands.

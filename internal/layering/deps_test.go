@@ -102,7 +102,7 @@ var features = set{
 	"internal/agents", "internal/background", "internal/comments",
 	"internal/delegation", "internal/editcheck", "internal/governance",
 	"internal/outputs", "internal/policy", "internal/readfirst",
-	"internal/rulefiles", "internal/session", "internal/tasks",
+	"internal/rulefiles", "internal/session", "internal/tasks", "internal/ctxtiers",
 }
 
 // wiring are the packages that put the product together: the command

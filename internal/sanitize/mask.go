@@ -279,3 +279,8 @@ func containsAny(s string, words []string) bool {
 	}
 	return false
 }
+
+// Secrets is s with the secrets it holds masked, as [String] masks them,
+// and nothing else changed (lines and length kept but for the masks): for
+// a whole text put before a model, such as a context file an agent wrote.
+func Secrets(s string) string { return maskSecrets(s) }

@@ -18,6 +18,9 @@ import (
 type RouteAgents struct {
 	Research  string `json:"research"`
 	Implement string `json:"implement"`
+	// MCP are the MCP servers the language's agents work with (checked
+	// by [Pick.CheckTools]).
+	MCP []string `json:"mcp,omitempty"`
 }
 
 // RouteOptions are the configured routes (tasks.routing): by language,
@@ -195,7 +198,7 @@ var extensions = sync.OnceValue(func() map[string]string {
 		".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
 		".swift": "swift", ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".sql": "sql",
 		".tf": "terraform", ".tfvars": "terraform", ".yaml": "yaml", ".yml": "yaml",
-		".md": "markdown", ".markdown": "markdown",
+		".md": "markdown", ".markdown": "markdown", ".lean": "lean",
 	}
 })
 

@@ -3,8 +3,11 @@ package work
 import (
 	"context"
 	"fmt"
+	"os"
+	"time"
 
 	"github.com/atreides-dev/atreides/internal/cli/command"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
 	"github.com/atreides-dev/atreides/internal/view"
@@ -16,6 +19,7 @@ type taskRouteOptions struct {
 	task     int
 	language string
 	files    []string
+	host     string
 	asJSON   bool
 }
 
@@ -28,6 +32,21 @@ type taskRouteJSON struct {
 	Files []string `json:"files"`
 	// Problems are configured agents that are not in the roster.
 	Problems []string `json:"problems"`
+	// Host is the host the models and tools are of: --host, else the
+	// host whose agent runs the command; "" when neither is known.
+	Host string `json:"host"`
+	// Models are the routed agents' models on Host ("" for its default).
+	Models routeModels `json:"models"`
+	// Tools are the MCP servers the language declares, checked in Host's
+	// configuration; ToolsNote says why they were not, when not.
+	Tools     []tasks.ToolCheck `json:"tools"`
+	ToolsNote string            `json:"tools_note,omitempty"`
+}
+
+// routeModels are the models of the research and implement agents.
+type routeModels struct {
+	Research  string `json:"research"`
+	Implement string `json:"implement"`
 }
 
 func newTaskRouteCmd(io *command.IO) *cobra.Command {
@@ -38,7 +57,12 @@ func newTaskRouteCmd(io *command.IO) *cobra.Command {
 		Long: `Show which roster agents research and implement task N (config
 tasks.routing), by the task's language: its own, else the language of the
 files it wrote (the trace ledger), else of the file names in its title
-and description. Without N, --language or --file says what to route.`,
+and description. Without N, --language or --file says what to route.
+The agents' models are those the roster gives them on the host (--host,
+else the host whose agent runs the command). The MCP servers the
+language declares (tasks.routing.languages.LANG.mcp) are looked for in
+that host's configuration; a missing one is logged once to the error log
+(errors.json) with the fallback: the agent works without it.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -54,6 +78,7 @@ and description. Without N, --language or --file says what to route.`,
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the route as JSON")
 	cmd.Flags().StringVar(&o.language, "language", "", "route a language instead of a task")
 	cmd.Flags().StringArrayVar(&o.files, "file", nil, "route by the language of these files instead of a task (repeatable)")
+	cmd.Flags().StringVar(&o.host, "host", "", "the host whose models and MCP servers to use (default: the one running this command)")
 	return cmd
 }
 
@@ -82,6 +107,10 @@ func (o *taskRouteOptions) run(io *command.IO) error {
 	}
 	doc.Files = view.List(doc.Files)
 	doc.Routing = tasks.Route(ro, &t, doc.Files)
+	pick := func(host string, op tasks.Operation) tasks.Pick { return tasks.PickWith(c, host, op, &t, doc.Files) }
+	if err := o.hostSide(io, root, pick, ro.ToolsOf(doc.Language), tasks.FromConfig(c), &doc); err != nil {
+		return err
+	}
 	for _, p := range doc.Problems {
 		fmt.Fprintf(io.Err, "warning: %s\n", p)
 	}
@@ -91,9 +120,68 @@ func (o *taskRouteOptions) run(io *command.IO) error {
 	if o.task != 0 {
 		fmt.Fprintf(io.Out, "task %d: %s\n", t.Number, t.Title)
 	}
-	fmt.Fprintf(io.Out, "language:  %s\nresearch:  %s\nimplement: %s\nwhy:       %s\n",
-		orNone(doc.Language), orNone(doc.Research), orNone(doc.Implement), doc.Why)
+	fmt.Fprintf(io.Out, "language:  %s\nresearch:  %s%s\nimplement: %s%s\nwhy:       %s\n",
+		orNone(doc.Language), orNone(doc.Research), modelNote(doc.Models.Research),
+		orNone(doc.Implement), modelNote(doc.Models.Implement), doc.Why)
+	for _, tc := range doc.Tools {
+		if tc.Available {
+			fmt.Fprintf(io.Out, "mcp:       %s (configured in %s)\n", tc.MCP, doc.Host)
+		} else {
+			fmt.Fprintf(io.Out, "mcp:       %s missing in %s: %s\n", tc.MCP, doc.Host, tc.Fallback)
+		}
+	}
+	if doc.ToolsNote != "" {
+		fmt.Fprintf(io.Out, "mcp:       %s\n", doc.ToolsNote)
+	}
 	return nil
+}
+
+// hostSide fills what depends on the host: the agents' models, and the
+// language's MCP servers checked in the host's configuration, a missing
+// one logged once to the error log.
+func (o *taskRouteOptions) hostSide(io *command.IO, root string, pick func(string, tasks.Operation) tasks.Pick, declared []string, to tasks.Options, doc *taskRouteJSON) error {
+	doc.Host, doc.Tools = o.host, []tasks.ToolCheck{}
+	if _, ok := all.ByName(o.host); o.host != "" && !ok {
+		return command.Usagef("unknown host %q: one of %s", o.host, all.Names())
+	}
+	if doc.Host == "" {
+		if h := all.Calling(os.Environ()); h != nil {
+			doc.Host = h.Name
+		}
+	}
+	doc.Models.Research = pick(doc.Host, tasks.OpResearch).Model
+	doc.Models.Implement = pick(doc.Host, tasks.OpImplement).Model
+	if len(declared) == 0 {
+		return nil
+	}
+	if doc.Host == "" {
+		doc.ToolsNote = "not checked: no host known (run from an agent's shell, or give --host)"
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	servers, known, err := all.MCPServers(doc.Host, root, home, os.Getenv)
+	switch {
+	case !known:
+		doc.ToolsNote = "not checked: atreides does not read " + doc.Host + "'s MCP configuration"
+		return nil
+	case err != nil:
+		fmt.Fprintf(io.Err, "warning: %v\n", err)
+	}
+	doc.Tools = tasks.CheckTools(declared, servers)
+	repo := tasks.Open(root, to)
+	return repo.Update(context.Background(), func(b *taskboard.Tasks, now time.Time) error {
+		tasks.LogMissingTools(b, doc.Language, doc.Host, doc.Implement, doc.Tools, now)
+		return nil
+	})
+}
+
+// modelNote is a model in the text output, nothing for the host's
+// default.
+func modelNote(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " (model " + m + ")"
 }
 
 func orNone(s string) string {

@@ -48,6 +48,12 @@ var Entry = host.Host{
 	// tool; its own Explore and Plan are other names (case counts), so the
 	// roster's explore and plan stand beside them. SubagentStart carries
 	// the agent type, so skills are injected when the agent starts.
+	// Its MCP servers: the project's .mcp.json and the user's
+	// ~/.claude.json (user scope; what 'claude mcp add -s user' writes).
+	MCPConfig: []host.MCPSource{
+		{Path: func(env host.Env) string { return host.Under(env.ProjectDir, ".mcp.json") }, Key: "mcpServers"},
+		{Path: func(env host.Env) string { return host.Under(env.Home, ".claude.json") }, Key: "mcpServers"},
+	},
 	Agents: claudeAgents,
 	// Its slash commands are .claude/commands/<name>.md (project) or
 	// ~/.claude/commands (user), with $ARGUMENTS.

@@ -36,6 +36,17 @@ var Entry = host.Host{
 	// project's .codex, started with spawn_agent's agent_type.
 	// SubagentStart names the role (agent_type), so skills are injected
 	// when the agent starts.
+	// Its MCP servers: the mcp_servers tables of the user's
+	// $CODEX_HOME/config.toml and of a trusted project's .codex/config.toml.
+	MCPConfig: []host.MCPSource{
+		{Path: func(env host.Env) string {
+			if env.Home == "" && env.Var("CODEX_HOME") == "" {
+				return ""
+			}
+			return host.Under(Home(env.Var("CODEX_HOME"), env.Home), "config.toml")
+		}, Key: "mcp_servers", TOML: true},
+		{Path: func(env host.Env) string { return host.Under(env.ProjectDir, ".codex", "config.toml") }, Key: "mcp_servers", TOML: true},
+	},
 	Agents: codexAgents,
 	// No commands: atreides writes no command files for Codex (it has
 	// never had a form for them); its built-in ones are listed

@@ -58,6 +58,14 @@ var Entry = host.Host{
 	// Its custom agents are <id>.agent.md in ~/.copilot/agents or the
 	// project's .github/agents, started with the task tool; subagentStart
 	// carries the agent's id, on which its skills are injected.
+	// Its MCP servers: mcpServers of $COPILOT_HOME/mcp-config.json, where
+	// install registers atreides's.
+	MCPConfig: []host.MCPSource{{Path: func(env host.Env) string {
+		if env.Home == "" && env.Var("COPILOT_HOME") == "" {
+			return ""
+		}
+		return mcpPath(env)
+	}, Key: "mcpServers"}},
 	Agents: copilotAgents,
 	// No commands: 1.0.102 reads no slash-command files of the user's
 	// that atreides could write (its own commands are built in; skills

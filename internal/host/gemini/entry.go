@@ -44,6 +44,12 @@ var Entry = host.Host{
 	// the interactive CLI (~/.gemini/acknowledgments/agents.json, which
 	// atreides never writes); the user's load as they are. It has no
 	// subagent-start event to inject skills on: they go into the prompt.
+	// Its MCP servers: mcpServers in the project's and the user's
+	// settings.json, the files install writes the hooks to.
+	MCPConfig: []host.MCPSource{
+		{Path: func(env host.Env) string { return host.Under(env.ProjectDir, ".gemini", "settings.json") }, Key: "mcpServers"},
+		{Path: func(env host.Env) string { return host.Under(env.Home, ".gemini", "settings.json") }, Key: "mcpServers"},
+	},
 	Agents: geminiAgents,
 	// Its custom commands are .gemini/commands/<name>.toml (project, read
 	// in a trusted folder) or ~/.gemini/commands: description and prompt,

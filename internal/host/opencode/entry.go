@@ -35,7 +35,10 @@ var Entry = host.Host{
 	// agents, which the user switches between) and explore and general
 	// (its subagents) are kept: the roster's agents of those ids are not
 	// injected, and explore is OpenCode's.
-	Agents: openCodeAgents,
+	// Its MCP servers: the "mcp" object of opencode.json(c) at the
+	// project's root and in the user's config directory.
+	MCPConfig: openCodeMCP(),
+	Agents:    openCodeAgents,
 	// Its commands are markdown files in commands/ of the config
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
 	Commands: openCodeCommands,
@@ -51,6 +54,23 @@ marks OpenCode's dependency install as done`,
 // openCodeConfigNames are the config files OpenCode reads in its config
 // directories and at the project root; their "plugin" list can drop ours.
 var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
+
+// openCodeMCP are the files whose "mcp" object lists OpenCode's MCP
+// servers.
+func openCodeMCP() []host.MCPSource {
+	var out []host.MCPSource
+	for _, n := range openCodeConfigNames {
+		out = append(out,
+			host.MCPSource{Path: func(env host.Env) string { return host.Under(env.ProjectDir, n) }, Key: "mcp"},
+			host.MCPSource{Path: func(env host.Env) string {
+				if xdg := env.Var("XDG_CONFIG_HOME"); env.Home == "" && !filepath.IsAbs(xdg) {
+					return ""
+				}
+				return filepath.Join(ConfigDir(install.ScopeUser, env.ProjectDir, ConfigHome(env.Var("XDG_CONFIG_HOME"), env.Home)), n)
+			}, Key: "mcp"})
+	}
+	return out
+}
 
 // openCodeHookFiles are the plugin directories and config files of the
 // project, of the user, and of OPENCODE_CONFIG_DIR and OPENCODE_CONFIG

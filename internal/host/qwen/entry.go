@@ -37,6 +37,12 @@ var Entry = host.Host{
 	// Its agents are .qwen/agents/<name>.md (project) or ~/.qwen/agents,
 	// started with the agent tool; SubagentStart names the agent type, so
 	// skills are injected when the agent starts.
+	// Its MCP servers: mcpServers in the project's and the user's
+	// settings.json, the files install writes the hooks to.
+	MCPConfig: []host.MCPSource{
+		{Path: func(env host.Env) string { return host.Under(env.ProjectDir, ".qwen", "settings.json") }, Key: "mcpServers"},
+		{Path: func(env host.Env) string { return host.Under(env.Home, ".qwen", "settings.json") }, Key: "mcpServers"},
+	},
 	Agents: qwenAgents,
 	// Its custom commands are .qwen/commands/<name>.md or ~/.qwen/commands.
 	Commands: qwenCommands,
