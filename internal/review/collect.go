@@ -28,6 +28,10 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 	if poll <= 0 {
 		poll = 500 * time.Millisecond
 	}
+	// A written report is final: its tasks may have been forgotten since.
+	if rep, err := readReport(reg.Root, run); err == nil {
+		return rep, true, nil
+	}
 	until := reg.Now().Add(wait)
 	for {
 		tasks, err := look(ctx, reg, run)

@@ -7,7 +7,7 @@
 // findings JSON or is still running at the review's deadline is named in
 // the report, never silently dropped.
 //
-// A review is a record (.atreides/reviews/<id>.json) of which background
+// A review is a record (.atreides/reviews/runs/<id>.json) of which background
 // task each reviewer runs as, so that starting it and collecting it can be
 // two calls (an MCP tool call is bounded; the CLI waits in one go). The
 // `atreides review` commands, the review_models tool (package agenttools)

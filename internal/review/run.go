@@ -60,8 +60,9 @@ type Request struct {
 	Facts map[string]*event.HostFacts
 }
 
-// runsDir holds the review records.
-func runsDir(root string) string { return filepath.Join(project.StateDir(root), "reviews") }
+// runsDir holds the review records, apart from the reports that may go
+// to .atreides/reviews.
+func runsDir(root string) string { return filepath.Join(project.StateDir(root), "reviews", "runs") }
 
 // Start queues one background task per reviewer, in one registry update,
 // and records the run. A reviewer whose task cannot be queued (no
