@@ -47,7 +47,9 @@ func TestReviewMultiModel(t *testing.T) {
 	p.WriteFile("../home/.gemini/settings.json", `{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`, 0o644)
 	p.Atreides("task", "add", "harden the store")
 
-	claude, gem := filepath.Base(claudeBin), filepath.Base(gemini)
+	// The reviewers are hosts by name: their default headless commands
+	// (background.commands) run the pinned CLIs found on PATH.
+	const claude, gem = "claude", "gemini"
 	cmd := boundedCommand(t, atreidesBin, "review", "run", "--host", claude+","+gem, "--task", "1", "--wait", "3m", "--json")
 	cmd.Dir = p.Dir
 	path := strings.Join([]string{filepath.Dir(atreidesBin), filepath.Dir(claudeBin), filepath.Dir(gemini), os.Getenv("PATH")}, string(os.PathListSeparator))
@@ -111,5 +113,41 @@ func TestReviewMultiModel(t *testing.T) {
 	}
 	if want := "1. **[medium] File handle leaked when the write fails** — `store.go:12-13` — 2/2: " + claude + ", " + gem; !strings.Contains(string(md), want) {
 		t.Errorf("review-1.md lacks %q:\n%s", want, md)
+	}
+}
+
+// TestReviewToolClaude is the review as an agent's tool: the real Claude
+// Code calls review_models over atreides's MCP server, which starts a
+// headless Claude Code reviewer through the background runner against the
+// same fake model (which knows the reviewer by the review prompt); the
+// tool's result, which the parent reads, carries the merged report, and
+// the report names its reviewer as answered.
+func TestReviewToolClaude(t *testing.T) {
+	requireAtreides(t)
+	p := NewProject(t, fa.Script{
+		Steps: []fa.Step{
+			fa.Call(fa.ToolUse{Name: "mcp__atreides__review_models", Input: map[string]any{"focus": "store.go", "hosts": []string{"claude"}, "wait": 120}}),
+			fa.Text("The review is done."),
+		},
+		Agents: []fa.AgentScript{{
+			Name:  "reviewer",
+			Match: fa.FirstUserMatches(`atreides multi-model review`),
+			Steps: []fa.Step{fa.Text(reviewAnswer(t, reviewFinding("store.go", 1, "high", "Package has no tests")))},
+		}},
+	})
+	p.WriteFile("store.go", "package store\n", 0o644)
+	p.InstallAtreides()
+	path := strings.Join([]string{filepath.Dir(claudeBin), filepath.Dir(atreidesBin), os.Getenv("PATH")}, string(os.PathListSeparator))
+	p.RunClaude("review store.go with several models", RunOpts{Env: []string{"PATH=" + path}})
+
+	tr := p.toolResult(fa.ToolID("main", 0, 0))
+	if tr.IsError || !strings.Contains(tr.Text, "1 of 1 answered") || !strings.Contains(tr.Text, "**[high] Package has no tests** — `store.go:1` — 1/1: claude") {
+		t.Fatalf("review_models: error=%v %q", tr.IsError, tr.Text)
+	}
+	if len(p.Fake.RequestsOf(fa.KindAgent)) == 0 {
+		t.Fatal("the headless reviewer never reached the fake model")
+	}
+	if !p.Exists(".atreides/reviews/review-1.md") || !p.Exists(".atreides/reviews/review-1.json") {
+		t.Error("the report was not written under .atreides/reviews")
 	}
 }
