@@ -3,6 +3,9 @@ package review
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -134,7 +137,7 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 				st.Error += ": " + t.Error
 			}
 		default:
-			found, err := consensus.Parse(background.ResultOf(root, t.ID, t.Result))
+			found, err := findings(root, &t)
 			if err != nil {
 				st.Outcome, st.Error = NoJSON, err.Error()
 				break
@@ -158,4 +161,34 @@ func contains(ids []string, id string) bool {
 		}
 	}
 	return false
+}
+
+// findings reads a reviewer's findings from its answer, else from its
+// CLI's whole stdout: an answer printed as plain text whose last line is
+// the findings object alone reads, to the answer parser, as a JSON event
+// stream with no answer in it (Copilot CLI's --silent prints plain text).
+func findings(root string, t *bgtasks.Task) ([]consensus.Finding, error) {
+	found, err := consensus.Parse(background.ResultOf(root, t.ID, t.Result))
+	if err == nil {
+		return found, nil
+	}
+	if out, rerr := readCapped(filepath.Join(background.Dir(root, t.ID), "stdout"), maxStdout); rerr == nil {
+		if again, perr := consensus.Parse(out); perr == nil {
+			return again, nil
+		}
+	}
+	return nil, err
+}
+
+// maxStdout bounds how much of a CLI's stdout a review reads.
+const maxStdout = 4 << 20
+
+func readCapped(path string, n int64) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, n))
+	return string(b), err
 }

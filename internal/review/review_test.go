@@ -46,6 +46,8 @@ var answers = map[string]string{
 ]}` + "\n```\n",
 	"beta": `Findings follow. {"findings": [{"file": "./store.go", "line": "11-12", "severity": "medium", "title": "unchecked errors from close()"}, {"file": "cache.go", "line": 40, "severity": "high", "title": "Race on the hit counter"}]} Done.`,
 	"mute": "Looks good to me.",
+	// A plain-text answer whose last line is the findings object alone.
+	"plain": "Reviewed.\n" + `{"findings": [{"file": "cache.go", "line": 41, "severity": "low", "title": "Data race on the hit counter"}]}` + "\n",
 }
 
 // reviewProject is a project whose hosts alpha, beta and mute print their
@@ -81,17 +83,18 @@ func reviewProject(t *testing.T) (string, *background.Registry) {
 	return root, background.Open(root, o)
 }
 
-// TestReview runs a review on five reviewers: two that agree on one
-// finding, one that answers without findings JSON, one whose CLI fails,
+// TestReview runs a review on seven reviewers: two that agree on one
+// finding, a third (answering in plain text) that agrees with one of
+// theirs, one that answers without findings JSON, one whose CLI fails,
 // one still running at the deadline and one host with no command. The
-// report ranks the shared finding first and names every reviewer that
+// report ranks the shared findings first and names every reviewer that
 // did not answer, and why.
 func TestReview(t *testing.T) {
 	root, reg := reviewProject(t)
 	o := LoadOptions(root)
 	o.Timeout = 4 * time.Second
 	ctx := context.Background()
-	run, err := Start(ctx, reg, o, Request{Focus: "the store", Hosts: []string{"alpha", "beta", "mute", "broken", "slow", "nohost"}, Parent: "cli"})
+	run, err := Start(ctx, reg, o, Request{Focus: "the store", Hosts: []string{"alpha", "beta", "mute", "broken", "slow", "nohost", "plain"}, Parent: "cli"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,14 +105,18 @@ func TestReview(t *testing.T) {
 	if len(rep.Findings) != 3 {
 		t.Fatalf("%d findings, want 3: %+v", len(rep.Findings), rep.Findings)
 	}
-	first := rep.Findings[0]
+	// Two findings have two reviewers each: the more severe first.
+	if f := rep.Findings[0]; f.Title != "Race on the hit counter" || f.Agreement != 2 || f.Severity != "high" || strings.Join(f.Reviewers, ",") != "beta,plain" {
+		t.Errorf("first finding: %+v", f)
+	}
+	first := rep.Findings[1]
 	if first.File != "store.go" || first.Agreement != 2 || strings.Join(first.Reviewers, ",") != "alpha,beta" || first.Severity != "medium" || first.Line != 10 || first.EndLine != 12 {
-		t.Errorf("first finding: %+v", first)
+		t.Errorf("second finding: %+v", first)
 	}
-	if rep.Findings[1].Title != "Token compared with ==" || rep.Findings[2].Title != "Race on the hit counter" {
-		t.Errorf("the single findings are not ranked by severity: %+v", rep.Findings[1:])
+	if rep.Findings[2].Title != "Token compared with ==" || rep.Findings[2].Agreement != 1 {
+		t.Errorf("the single finding is not last though critical: %+v", rep.Findings[2])
 	}
-	want := map[string]string{"alpha": Answered, "beta": Answered, "mute": NoJSON, "broken": Failed, "slow": TimedOut, "nohost": Failed}
+	want := map[string]string{"alpha": Answered, "beta": Answered, "plain": Answered, "mute": NoJSON, "broken": Failed, "slow": TimedOut, "nohost": Failed}
 	for _, s := range rep.Reviewers {
 		if s.Outcome != want[s.Host] {
 			t.Errorf("%s: %s (%s), want %s", s.Host, s.Outcome, s.Error, want[s.Host])
@@ -123,7 +130,7 @@ func TestReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"2 of 6 answered", "1. **[medium] Unchecked error from Close** — `store.go:10-12` — 2/2: alpha, beta", "| slow | bg-", "timed out: still running", "| nohost |"} {
+	for _, w := range []string{"3 of 7 answered", "2. **[medium] Unchecked error from Close** — `store.go:10-12` — 2/3: alpha, beta", "| slow | bg-", "timed out: still running", "| nohost |"} {
 		if !strings.Contains(string(text), w) {
 			t.Errorf("report lacks %q:\n%s", w, text)
 		}
