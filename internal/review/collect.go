@@ -3,8 +3,6 @@ package review
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -172,23 +170,11 @@ func findings(root string, t *bgtasks.Task) ([]consensus.Finding, error) {
 	if err == nil {
 		return found, nil
 	}
-	if out, rerr := readCapped(filepath.Join(background.Dir(root, t.ID), "stdout"), maxStdout); rerr == nil {
-		if again, perr := consensus.Parse(out); perr == nil {
+	rel, _ := filepath.Rel(root, filepath.Join(background.Dir(root, t.ID), "stdout"))
+	if out, rerr := readFile(root, rel); rerr == nil {
+		if again, perr := consensus.Parse(string(out)); perr == nil {
 			return again, nil
 		}
 	}
 	return nil, err
-}
-
-// maxStdout bounds how much of a CLI's stdout a review reads.
-const maxStdout = 4 << 20
-
-func readCapped(path string, n int64) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, n))
-	return string(b), err
 }

@@ -3,7 +3,6 @@ package review
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -52,18 +51,14 @@ func (r *Report) Paths() (md, js string) {
 // write puts the report's markdown and JSON in its directory.
 func write(root string, r *Report) error {
 	md, js := r.Paths()
-	md, js = under(root, md), under(root, js)
-	if err := os.MkdirAll(filepath.Dir(md), 0o755); err != nil {
-		return fmt.Errorf("write the review report: %w", err)
-	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(js, append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(root, js, append(b, '\n')); err != nil {
 		return fmt.Errorf("write the review report: %w", err)
 	}
-	if err := os.WriteFile(md, []byte(r.Markdown()), 0o644); err != nil {
+	if err := writeFile(root, md, []byte(r.Markdown())); err != nil {
 		return fmt.Errorf("write the review report: %w", err)
 	}
 	return nil
@@ -73,7 +68,7 @@ func write(root string, r *Report) error {
 func readReport(root string, run *Run) (*Report, error) {
 	r := &Report{ID: run.ID, Dir: run.Dir}
 	_, js := r.Paths()
-	b, err := os.ReadFile(under(root, js))
+	b, err := readFile(root, js)
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +109,6 @@ func (r *Report) Markdown() string {
 		}
 	}
 	return b.String()
-}
-
-// under is p in the project at root; an absolute p (a specs directory
-// configured outside the project) is itself.
-func under(root, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(root, p)
 }
 
 func orDefault(focus string) string {

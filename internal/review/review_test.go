@@ -195,3 +195,21 @@ func TestLoadRefusesPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRefusesLinks: a reviews directory the repository committed as
+// a link (here to a directory outside the project) is refused, never
+// written through.
+func TestReportRefusesLinks(t *testing.T) {
+	root, reg := reviewProject(t)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(root, ".atreides", "reviews")); err != nil {
+		t.Fatal(err)
+	}
+	o := LoadOptions(root)
+	if _, err := Start(context.Background(), reg, o, Request{Hosts: []string{"nohost"}, Parent: "cli"}); err == nil {
+		t.Error("a review started with .atreides/reviews a link")
+	}
+	if names, _ := os.ReadDir(outside); len(names) != 0 {
+		t.Errorf("written through the link: %v", names)
+	}
+}

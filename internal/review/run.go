@@ -13,7 +13,6 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/event"
-	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/taskboard"
 	"github.com/atreides-dev/atreides/internal/tasks"
@@ -59,10 +58,6 @@ type Request struct {
 	// Facts are the hosts' facts by name (the host registry's).
 	Facts map[string]*event.HostFacts
 }
-
-// runsDir holds the review records, apart from the reports that may go
-// to .atreides/reviews.
-func runsDir(root string) string { return filepath.Join(project.StateDir(root), "reviews", "runs") }
 
 // Start queues one background task per reviewer, in one registry update,
 // and records the run. A reviewer whose task cannot be queued (no
@@ -111,21 +106,15 @@ func Start(ctx context.Context, reg *background.Registry, o Options, q Request) 
 // creating its record exclusively, so two reviews started at once get
 // two ids.
 func newID(root string) (string, error) {
-	dir := runsDir(root)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
-	}
-	entries, _ := os.ReadDir(dir)
-	for n := len(entries) + 1; ; n++ {
+	for n := records(root) + 1; ; n++ {
 		id := "review-" + strconv.Itoa(n)
-		f, err := os.OpenFile(filepath.Join(dir, id+".json"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
+		ok, err := reserve(root, id)
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("reserve a review id: %w", err)
 		}
-		return id, f.Close()
+		if ok {
+			return id, nil
+		}
 	}
 }
 
@@ -134,12 +123,7 @@ func save(root string, run *Run) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(runsDir(root), run.ID+".json")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFile(root, filepath.Join(runsRel(), run.ID+".json"), b)
 }
 
 // Load reads a review's record.
@@ -147,7 +131,7 @@ func Load(root, id string) (*Run, error) {
 	if !validID(id) {
 		return nil, fmt.Errorf("%q is not a review id (review-N)", id)
 	}
-	b, err := os.ReadFile(filepath.Join(runsDir(root), id+".json"))
+	b, err := readFile(root, filepath.Join(runsRel(), id+".json"))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("no review %s", id)
 	}
