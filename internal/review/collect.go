@@ -48,12 +48,10 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 			if tasks, err = look(ctx, reg, run); err != nil {
 				return nil, false, err
 			}
-			rep := build(reg.Root, run, tasks, pending, now)
-			return rep, true, write(reg.Root, rep)
+			return finish(ctx, reg, run, build(reg.Root, run, tasks, pending, now))
 		}
 		if len(pending) == 0 {
-			rep := build(reg.Root, run, tasks, nil, now)
-			return rep, true, write(reg.Root, rep)
+			return finish(ctx, reg, run, build(reg.Root, run, tasks, nil, now))
 		}
 		if !now.Before(until) {
 			return build(reg.Root, run, tasks, nil, now), false, nil
@@ -64,6 +62,28 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 		case <-time.After(min(poll, until.Sub(now), run.Deadline.Sub(now))):
 		}
 	}
+}
+
+// finish writes the report and marks the reviewers' tasks told: the
+// report is what the caller reads, and the background notification of
+// the same tasks at the session's next event would only repeat it.
+func finish(ctx context.Context, reg *background.Registry, run *Run, rep *Report) (*Report, bool, error) {
+	if err := write(reg.Root, rep); err != nil {
+		return nil, false, err
+	}
+	err := reg.Update(ctx, func(p *state.Project, _ time.Time) error {
+		b := bgtasks.Key.Of(p)
+		for _, s := range run.Slots {
+			if t := b.Task(s.TaskID); s.TaskID != "" && t != nil && !background.Pending(t) {
+				t.Notified = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("mark the reviewers' tasks told: %w", err)
+	}
+	return rep, true, nil
 }
 
 // look reads the run's tasks; through an update, so that a task whose

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
+	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // TestMain lets the test binary be the tasks' supervisor (atreides bg
@@ -134,6 +136,18 @@ func TestReview(t *testing.T) {
 		if !strings.Contains(string(text), w) {
 			t.Errorf("report lacks %q:\n%s", w, text)
 		}
+	}
+	// The report is what the caller reads: no notification repeats it.
+	err = reg.View(ctx, func(p *state.Project) error {
+		for _, s := range run.Slots {
+			if t := bgtasks.Key.Of(p).Task(s.TaskID); t != nil && !t.Notified {
+				return fmt.Errorf("%s (%s) is left to notify", s.TaskID, s.Host)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
 	}
 	var back Report
 	if b, err := os.ReadFile(filepath.Join(root, js)); err != nil || json.Unmarshal(b, &back) != nil || len(back.Findings) != 3 {
