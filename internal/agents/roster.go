@@ -53,7 +53,10 @@ type Agent struct {
 	Prompt      string
 	Tools       Tools
 	Model       map[string]string // by host name; absent: the host's default
-	Skills      []string
+	// Variant is the model variant of the first message of a main session
+	// the agent leads (OpenCode; "" for none).
+	Variant string
+	Skills  []string
 }
 
 // ModelFor is the agent's model on the named host, "" for the host's own
@@ -94,7 +97,7 @@ func FromConfig(section map[string]config.Agent) (Roster, error) {
 			ID: id, Name: cmp.Or(c.Name, id), Role: cmp.Or(string(c.Role), "other"),
 			Mode: Mode(cmp.Or(string(c.Mode), string(Subagent))), Description: strings.TrimSpace(c.Description),
 			Prompt: strings.TrimSpace(c.Prompt), Tools: Tools(cmp.Or(string(c.Tools), string(ReadOnly))),
-			Model: c.Model, Skills: c.Skills,
+			Model: c.Model, Variant: strings.TrimSpace(c.Variant), Skills: c.Skills,
 		}
 		var missing []string
 		// The host sees the prefixed name, which must be valid too (at most

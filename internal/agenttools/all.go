@@ -14,6 +14,7 @@ func All() []Tool {
 		statusTools(),
 		taskTools(),
 		Background(),
+		Review(),
 	)
 	for i := range tools {
 		tools[i] = capped(tools[i])

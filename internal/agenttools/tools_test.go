@@ -72,7 +72,7 @@ func TestSchemas(t *testing.T) {
 		}
 		seen[tl.Name] = true
 	}
-	if want := 13 + len(Background()); len(seen) != want {
+	if want := 13 + len(Background()) + len(Review()); len(seen) != want {
 		t.Errorf("%d tools, want %d", len(seen), want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/cli/command"
 	"github.com/atreides-dev/atreides/internal/cli/govern"
 	"github.com/atreides-dev/atreides/internal/cli/inspect"
+	"github.com/atreides-dev/atreides/internal/cli/reviews"
 	"github.com/atreides-dev/atreides/internal/cli/setup"
 	"github.com/atreides-dev/atreides/internal/cli/sidecars"
 	"github.com/atreides-dev/atreides/internal/cli/work"
@@ -136,6 +137,7 @@ func commands(args []string) []func(*command.IO) *cobra.Command {
 		work.NewErrorsCmd,
 		work.NewBgCmd,
 		work.NewAnchorCmd,
+		reviews.NewReviewCmd,
 		govern.NewIntentCmd,
 		inspect.NewTraceCmd,
 		sidecars.NewStoreCmd,

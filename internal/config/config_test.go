@@ -249,7 +249,7 @@ func TestValidationErrors(t *testing.T) {
 		{
 			name:    "unknown top-level key lists the known ones",
 			project: "polcy_xyz: 1\n",
-			want:    []string{`P:1:1: polcy_xyz: unknown key (known: version, preset, audit, guard, rules, session, hooks, governance, delegation, state, context, background, tasks, agents, export, project, store, otel)`},
+			want:    []string{`P:1:1: polcy_xyz: unknown key (known: version, preset, audit, guard, rules, session, hooks, governance, delegation, state, context, background, tasks, review, agents, export, project, store, otel)`},
 		},
 		{
 			name:    "a check without globs or command, a bad read-before-write mode",
@@ -371,7 +371,7 @@ func TestValidationErrors(t *testing.T) {
 			project: "audit:\n  max_mib: 1\naudit:\n  max_mib: 2\nbase: &b {enabled: true}\nguard:\n  <<: *b\n",
 			want: []string{
 				`P:3:1: audit: duplicate key (first set on line 1)`,
-				`P:5:1: base: unknown key (known: version, preset, audit, guard, rules, session, hooks, governance, delegation, state, context, background, tasks, agents, export, project, store, otel)`,
+				`P:5:1: base: unknown key (known: version, preset, audit, guard, rules, session, hooks, governance, delegation, state, context, background, tasks, review, agents, export, project, store, otel)`,
 				`P:7:3: guard."<<": YAML merge keys (<<) are not supported; repeat the keys`,
 			},
 		},

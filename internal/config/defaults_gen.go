@@ -6,7 +6,7 @@ package config
 // sourced "default". It is defaults.yaml parsed at build time, so that
 // loading a config file parses only that file.
 func builtinTree() *value {
-	return &value{kind: kindMapping, keys: []string{"version", "preset", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "agents", "export", "project", "store", "otel"}, fields: map[string]*value{
+	return &value{kind: kindMapping, keys: []string{"version", "preset", "audit", "guard", "rules", "session", "hooks", "governance", "delegation", "state", "context", "background", "tasks", "review", "agents", "export", "project", "store", "otel"}, fields: map[string]*value{
 		"version": &value{kind: kindScalar, scalar: 1},
 		"preset":  &value{kind: kindScalar, scalar: "full"},
 		"audit": &value{kind: kindMapping, keys: []string{"max_mib"}, fields: map[string]*value{
@@ -146,7 +146,7 @@ func builtinTree() *value {
 							&value{kind: kindScalar, scalar: "ultrawork"},
 							&value{kind: kindScalar, scalar: "ulw"},
 						}},
-						"text":     &value{kind: kindScalar, scalar: "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (your own todo tool, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Explore in parallel: hand independent questions to exploring and research subagents at once (where is the code, who calls it, what do the library's docs say) instead of reading everything yourself in sequence.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone."},
+						"text":     &value{kind: kindScalar, scalar: "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (your own todo tool, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Work with subagents in four messages (the 4-message pattern). Message 1, preparation: read-only shell commands only, to gather what the subagents need. Message 2, parallel launch: every independent subagent in this one message and nothing else (several delegation calls at once, background_task for long ones), such as where is the code, who calls it, what do the library's docs say. Message 3, consolidation: read and check each answer, settle where they disagree. Message 4: present the result, or act on it.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone."},
 						"priority": &value{kind: kindScalar, scalar: "high"},
 						"once":     &value{kind: kindScalar, scalar: true},
 					}},
@@ -391,19 +391,25 @@ func builtinTree() *value {
 				}},
 			}},
 		}},
+		"review": &value{kind: kindMapping, keys: []string{"reviewers", "agent", "timeout_minutes"}, fields: map[string]*value{
+			"reviewers":       &value{kind: kindList, items: []*value{}},
+			"agent":           &value{kind: kindScalar, scalar: "explore"},
+			"timeout_minutes": &value{kind: kindScalar, scalar: 20},
+		}},
 		"agents": &value{kind: kindMapping, free: true, keys: []string{"muaddib", "stilgar", "explore", "librarian", "build", "plan"}, fields: map[string]*value{
-			"muaddib": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"muaddib": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Muad'Dib"},
 				"role":        &value{kind: kindScalar, scalar: "orchestrator"},
 				"mode":        &value{kind: kindScalar, scalar: "primary"},
 				"description": &value{kind: kindScalar, scalar: "Lead agent: understands the request, plans, delegates to specialists and verifies the result."},
-				"prompt":      &value{kind: kindScalar, scalar: "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left."},
+				"prompt":      &value{kind: kindScalar, scalar: "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- When several subagents can work at once, use four messages: prepare with read-only commands; launch them all in one message; consolidate and check their answers; then present the result.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left."},
 				"tools":       &value{kind: kindScalar, scalar: "full"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "high"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
-			"stilgar": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"stilgar": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Stilgar"},
 				"role":        &value{kind: kindScalar, scalar: "oracle"},
@@ -412,9 +418,10 @@ func builtinTree() *value {
 				"prompt":      &value{kind: kindScalar, scalar: "You are Stilgar, the oracle. You are consulted when the lead agent is stuck or faces a decision that is hard to undo. You change nothing: you read, search and reason.\n1. Restate the problem in one or two sentences, with the exact error if there is one.\n2. Check the facts yourself: read the code and logs involved; do not trust a summary you can verify.\n3. Name the most likely cause, the evidence for it, and what would rule it out. List other causes only if they are plausible.\n4. Recommend one next step, concrete enough to act on (file, function, command), and say how to tell it worked.\nIf the approach itself is wrong, say so plainly and propose the simpler one. Be brief: the lead agent needs a decision, not an essay."},
 				"tools":       &value{kind: kindScalar, scalar: "read-only"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "medium"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
-			"explore": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"explore": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Explore"},
 				"role":        &value{kind: kindScalar, scalar: "explore"},
@@ -423,9 +430,10 @@ func builtinTree() *value {
 				"prompt":      &value{kind: kindScalar, scalar: "You are Explore, a read-only search agent for this codebase. Answer the question you are given by searching and reading, never by editing.\n- Start broad (file names, grep for identifiers), then read only the parts that matter.\n- Search several likely spellings and places in parallel when you can.\n- Answer with paths and line numbers, a one-line note per finding, and the direct answer first. Say what you did not find and where you looked."},
 				"tools":       &value{kind: kindScalar, scalar: "read-only"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "medium"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
-			"librarian": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"librarian": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Librarian"},
 				"role":        &value{kind: kindScalar, scalar: "librarian"},
@@ -434,9 +442,10 @@ func builtinTree() *value {
 				"prompt":      &value{kind: kindScalar, scalar: "You are Librarian, the research agent for documentation and references. You answer how external things work: libraries, APIs, command-line tools, file formats, standards.\n- Prefer primary sources: the official documentation of the version this project uses (check its manifest or lock file), the library's source, its changelog.\n- Quote the smallest passage that settles the question, with its link or path; give a short example adapted to this project when it helps.\n- Say which version your answer holds for, and flag anything deprecated, changed or uncertain. Do not edit files."},
 				"tools":       &value{kind: kindScalar, scalar: "read-web"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "medium"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
-			"build": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"build": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Build"},
 				"role":        &value{kind: kindScalar, scalar: "build"},
@@ -445,9 +454,10 @@ func builtinTree() *value {
 				"prompt":      &value{kind: kindScalar, scalar: "You are Build, the implementation agent. You get a well-specified change; make it, and prove it works.\n- Read the code you are about to change and follow the project's conventions.\n- Make the smallest change that does the job; no unrelated edits or refactors.\n- Add or update tests for the behaviour you changed; run the build, the tests and the linters that apply, and fix what fails. Never weaken or skip a test to get green.\n- Report the files you changed, the commands you ran with their results, and anything you could not do."},
 				"tools":       &value{kind: kindScalar, scalar: "full"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "medium"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
-			"plan": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "skills"}, fields: map[string]*value{
+			"plan": &value{kind: kindMapping, keys: []string{"enabled", "name", "role", "mode", "description", "prompt", "tools", "model", "variant", "skills"}, fields: map[string]*value{
 				"enabled":     &value{kind: kindScalar, scalar: true},
 				"name":        &value{kind: kindScalar, scalar: "Plan"},
 				"role":        &value{kind: kindScalar, scalar: "plan"},
@@ -456,6 +466,7 @@ func builtinTree() *value {
 				"prompt":      &value{kind: kindScalar, scalar: "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- For a task, run `atreides plan new N`: it creates the next plan version in the task's plans directory (.atreides/specs/<number>_<slug>/plans/) and prints its path; fill in that file, each phase a \"## Phase K: title [NOT STARTED]\" heading with a \"Verify: <command>\" line. Without a task, save the plan under .atreides/plans/. Answer with its path and a short summary. Do not change any other file."},
 				"tools":       &value{kind: kindScalar, scalar: "plans-only"},
 				"model":       &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+				"variant":     &value{kind: kindScalar, scalar: "medium"},
 				"skills":      &value{kind: kindList, items: []*value{}},
 			}},
 		}},
@@ -573,7 +584,7 @@ func builtinConfig() *Config {
 				Modes: map[string]KeywordMode{
 					"ultrawork": {
 						Keywords: []Keyword{"ultrawork", "ulw"},
-						Text:     "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (your own todo tool, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Explore in parallel: hand independent questions to exploring and research subagents at once (where is the code, who calls it, what do the library's docs say) instead of reading everything yourself in sequence.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone.",
+						Text:     "ultrawork: the user wants maximum effort on this task. Hold the work to this standard until it is done.\n1. Plan before acting: break the request into a todo list (your own todo tool, or `atreides todo add`), one checkable item per step, and keep it current as you learn.\n2. Work with subagents in four messages (the 4-message pattern). Message 1, preparation: read-only shell commands only, to gather what the subagents need. Message 2, parallel launch: every independent subagent in this one message and nothing else (several delegation calls at once, background_task for long ones), such as where is the code, who calls it, what do the library's docs say. Message 3, consolidation: read and check each answer, settle where they disagree. Message 4: present the result, or act on it.\n3. Change in small steps and check each one: build, run the tests it touches, read your own diff.\n4. Before you call it done, run the project's full tests, build and linters and fix what fails; never weaken, skip or delete a test to get green.\n5. Do not stop while a todo is open. If you are truly blocked, say on what, what you tried, and what you need.\n6. End with evidence: the files you changed, the commands you ran with their results, and anything left undone.",
 						Priority: "high",
 						Once:     true,
 					},
@@ -741,6 +752,11 @@ func builtinConfig() *Config {
 				},
 			},
 		},
+		Review: Review{
+			Reviewers:      []Reviewer{},
+			Agent:          "explore",
+			TimeoutMinutes: 20,
+		},
 		Agents: map[string]Agent{
 			"build": {
 				Enabled:     true,
@@ -751,6 +767,7 @@ func builtinConfig() *Config {
 				Prompt:      "You are Build, the implementation agent. You get a well-specified change; make it, and prove it works.\n- Read the code you are about to change and follow the project's conventions.\n- Make the smallest change that does the job; no unrelated edits or refactors.\n- Add or update tests for the behaviour you changed; run the build, the tests and the linters that apply, and fix what fails. Never weaken or skip a test to get green.\n- Report the files you changed, the commands you ran with their results, and anything you could not do.",
 				Tools:       "full",
 				Model:       map[string]string{},
+				Variant:     "medium",
 				Skills:      []string{},
 			},
 			"explore": {
@@ -762,6 +779,7 @@ func builtinConfig() *Config {
 				Prompt:      "You are Explore, a read-only search agent for this codebase. Answer the question you are given by searching and reading, never by editing.\n- Start broad (file names, grep for identifiers), then read only the parts that matter.\n- Search several likely spellings and places in parallel when you can.\n- Answer with paths and line numbers, a one-line note per finding, and the direct answer first. Say what you did not find and where you looked.",
 				Tools:       "read-only",
 				Model:       map[string]string{},
+				Variant:     "medium",
 				Skills:      []string{},
 			},
 			"librarian": {
@@ -773,6 +791,7 @@ func builtinConfig() *Config {
 				Prompt:      "You are Librarian, the research agent for documentation and references. You answer how external things work: libraries, APIs, command-line tools, file formats, standards.\n- Prefer primary sources: the official documentation of the version this project uses (check its manifest or lock file), the library's source, its changelog.\n- Quote the smallest passage that settles the question, with its link or path; give a short example adapted to this project when it helps.\n- Say which version your answer holds for, and flag anything deprecated, changed or uncertain. Do not edit files.",
 				Tools:       "read-web",
 				Model:       map[string]string{},
+				Variant:     "medium",
 				Skills:      []string{},
 			},
 			"muaddib": {
@@ -781,9 +800,10 @@ func builtinConfig() *Config {
 				Role:        "orchestrator",
 				Mode:        "primary",
 				Description: "Lead agent: understands the request, plans, delegates to specialists and verifies the result.",
-				Prompt:      "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left.",
+				Prompt:      "You are Muad'Dib, the lead agent. Turn the user's request into a clear goal and a short todo list, then drive it to done.\n- Delegate focused work: Explore to find code, Librarian for documentation and references, Plan for a written plan of a large change, Build for a well-specified implementation step, Stilgar when you are stuck or face a hard decision.\n- Give every subagent a self-contained task: the goal, the files or facts it needs, the constraints and the form of the answer you want.\n- When several subagents can work at once, use four messages: prepare with read-only commands; launch them all in one message; consolidate and check their answers; then present the result.\n- Check what subagents return before you rely on it; you own the result.\n- Finish with evidence: what changed, which commands you ran and their results, what is left.",
 				Tools:       "full",
 				Model:       map[string]string{},
+				Variant:     "high",
 				Skills:      []string{},
 			},
 			"plan": {
@@ -795,6 +815,7 @@ func builtinConfig() *Config {
 				Prompt:      "You are Plan, the planning agent. You turn a goal into a plan someone else can carry out, and you write only the plan.\n- Read the relevant code first; base every step on what is actually there.\n- Write the plan as ordered steps, each small enough to verify: what to change (files, functions), why, and how to check it (the test or command).\n- Call out risks, open questions and decisions the user must take, and what is out of scope.\n- For a task, run `atreides plan new N`: it creates the next plan version in the task's plans directory (.atreides/specs/<number>_<slug>/plans/) and prints its path; fill in that file, each phase a \"## Phase K: title [NOT STARTED]\" heading with a \"Verify: <command>\" line. Without a task, save the plan under .atreides/plans/. Answer with its path and a short summary. Do not change any other file.",
 				Tools:       "plans-only",
 				Model:       map[string]string{},
+				Variant:     "medium",
 				Skills:      []string{},
 			},
 			"stilgar": {
@@ -806,6 +827,7 @@ func builtinConfig() *Config {
 				Prompt:      "You are Stilgar, the oracle. You are consulted when the lead agent is stuck or faces a decision that is hard to undo. You change nothing: you read, search and reason.\n1. Restate the problem in one or two sentences, with the exact error if there is one.\n2. Check the facts yourself: read the code and logs involved; do not trust a summary you can verify.\n3. Name the most likely cause, the evidence for it, and what would rule it out. List other causes only if they are plausible.\n4. Recommend one next step, concrete enough to act on (file, function, command), and say how to tell it worked.\nIf the approach itself is wrong, say so plainly and propose the simpler one. Be brief: the lead agent needs a decision, not an essay.",
 				Tools:       "read-only",
 				Model:       map[string]string{},
+				Variant:     "medium",
 				Skills:      []string{},
 			},
 		},

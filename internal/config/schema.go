@@ -39,6 +39,8 @@ type Config struct {
 	Context    Context    `yaml:"context"`
 	Background Background `yaml:"background"`
 	Tasks      Tasks      `yaml:"tasks"`
+	// Review is the multi-model review (package review).
+	Review Review `yaml:"review"`
 	// Agents is the roster by id (package agents).
 	Agents map[string]Agent `yaml:"agents"`
 	// Export is the session export (package export).
@@ -294,7 +296,11 @@ type Agent struct {
 	Prompt      string            `yaml:"prompt"`
 	Tools       AgentTools        `yaml:"tools"`
 	Model       map[string]string `yaml:"model"`
-	Skills      []string          `yaml:"skills"`
+	// Variant is the model variant (thinking effort) of the first message
+	// of a main session this agent leads, on hosts that have variants
+	// (OpenCode); "" sets none.
+	Variant string   `yaml:"variant"`
+	Skills  []string `yaml:"skills"`
 }
 
 // AgentRole is what an agent is for; "" is other.
@@ -663,6 +669,27 @@ type Background struct {
 	Notify      bool `yaml:"notify"`
 	// OpenCode times the OpenCode runner.
 	OpenCode BackgroundOpenCode `yaml:"opencode"`
+}
+
+// Review configures the multi-model review: the same review prompt run
+// by several reviewers through the background runner, their findings
+// merged by agreement (package review).
+type Review struct {
+	// Reviewers are who reviews: a host and, optionally, its model. Empty:
+	// every host whose headless command (background.commands) is on PATH.
+	Reviewers []Reviewer `yaml:"reviewers"`
+	// Agent is the roster agent each reviewer runs as; a read-only one,
+	// so that a review never edits the code it reviews.
+	Agent string `yaml:"agent"`
+	// TimeoutMinutes bounds a whole review; a reviewer not done by then
+	// is cancelled and named in the report.
+	TimeoutMinutes int `yaml:"timeout_minutes" min:"1" max:"1440"`
+}
+
+// Reviewer is one reviewer of a multi-model review.
+type Reviewer struct {
+	Host  string `yaml:"host"`
+	Model string `yaml:"model"`
 }
 
 // BackgroundOpenCode times the OpenCode runner: how often the plugin

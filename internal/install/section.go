@@ -28,7 +28,7 @@ This project runs atreides, which checks the agent's tool calls as they happen:
 - Before you stop, open todos must be finished or reported; atreides asks you to go on otherwise.
 - When governance is on, every write belongs to the intent you selected and stays inside its scope.
 
-Its tools (the MCP server ` + "`atreides`" + `; on OpenCode, plugin tools named atreides_<tool>): ` + "`select_active_intent`, `list_intents`, `request_scope_expansion`, `todo_add`, `todo_update`, `todo_list`, `session_status`, `task_create`, `task_update_status`, `task_claim`, `task_ready`, `error_record`, `phase_done`" + `, and for work that runs beside you ` + "`background_task`, `background_output`, `background_cancel`, `delegate_task`" + `.
+Its tools (the MCP server ` + "`atreides`" + `; on OpenCode, plugin tools named atreides_<tool>): ` + "`select_active_intent`, `list_intents`, `request_scope_expansion`, `todo_add`, `todo_update`, `todo_list`, `session_status`, `task_create`, `task_update_status`, `task_claim`, `task_ready`, `error_record`, `phase_done`" + `, and for work that runs beside you ` + "`background_task`, `background_output`, `background_cancel`, `delegate_task`" + `, and ` + "`review_models`" + ` for a review by several models merged by agreement.
 
 When atreides blocks a call, its reason says why: change approach rather than working around it. ` + "`atreides doctor`" + ` checks the installation.`
 

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -27,9 +28,24 @@ type KeywordMode struct {
 // configuration's context.keywords by the caller.
 type KeywordOptions struct {
 	Modes []KeywordMode // in the order their blocks are registered
-	// Variant is the model variant for the first prompt of a session's
-	// lead agent ("" for none); only OpenCode has variants.
+	// Variant is the model variant for the first prompt of every main
+	// session ("" for none), whatever its agent: the user's one choice,
+	// which overrides Variants. Only OpenCode has variants.
 	Variant string
+	// Variants are the roster agents' own first-message variants, by the
+	// name the host knows each agent by (agents.HostName): the design's
+	// gate gives the orchestrator high and the others medium. A host's own
+	// agent (OpenCode's build, plan) is not in it and gets none.
+	Variants map[string]string
+}
+
+// variantFor is the first-message variant of a main session led by the
+// named agent.
+func (o *KeywordOptions) variantFor(agent string) string {
+	if o.Variant != "" {
+		return o.Variant
+	}
+	return o.Variants[agent]
 }
 
 // Keywords adds a mode's block when the user's prompt names one of its
@@ -57,8 +73,8 @@ func keywordModes(c *engine.Call, o KeywordOptions) event.Result {
 		return event.Result{}
 	}
 	var r event.Result
-	if o.Variant != "" && c.State.Session.Counters.Prompts == 0 {
-		r.Variant = o.Variant
+	if c.State.Session.Counters.Prompts == 0 {
+		r.Variant = o.variantFor(ev.AgentType)
 	}
 	if len(o.Modes) == 0 {
 		return r
@@ -92,7 +108,7 @@ func promptWords(c *engine.Call) []prompt.Word {
 // order their blocks are registered in when two fire at once).
 func KeywordsFromConfig(cfg *config.Config) KeywordOptions {
 	c := &cfg.Context.Keywords
-	o := KeywordOptions{Variant: c.Variant}
+	o := KeywordOptions{Variant: c.Variant, Variants: agentVariants(cfg.Agents)}
 	for _, name := range slices.Sorted(maps.Keys(c.Modes)) {
 		m := c.Modes[name]
 		kw := make([]string, len(m.Keywords))
@@ -116,4 +132,20 @@ func contextPriority(p config.ContextPriority) event.Priority {
 		return event.Low
 	}
 	return event.Normal
+}
+
+// agentVariants are the enabled agents' variants by the name hosts know
+// them by; nil when none has one (the common path allocates nothing).
+func agentVariants(section map[string]config.Agent) map[string]string {
+	var out map[string]string
+	for id, a := range section {
+		if !a.Enabled || a.Variant == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[agents.HostName(id)] = a.Variant
+	}
+	return out
 }

@@ -20,7 +20,7 @@ func TestCommands(t *testing.T) {
 	for _, c := range cmds {
 		names = append(names, c.Name)
 	}
-	if got := strings.Join(names, " "); got != "errors implement meta plan research review revise task todo" {
+	if got := strings.Join(names, " "); got != "errors implement meta plan research review-models review revise task todo" {
 		t.Errorf("commands %s", got)
 	}
 	expands := regexp.MustCompile("!`|!\\{|@[A-Za-z.{/]|\\$[0-9]|\\{\\{args")
@@ -76,7 +76,7 @@ func TestForProject(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if cmds, err := ForProject(root); err != nil || len(cmds) != 9 {
+	if cmds, err := ForProject(root); err != nil || len(cmds) != 10 {
 		t.Fatalf("no project commands: %d %v", len(cmds), err)
 	}
 	write("deploy.md", "---\ndescription: Deploy to staging\nargument-hint: <service>\n---\nDeploy $ARGUMENTS.\n")
@@ -91,7 +91,7 @@ func TestForProject(t *testing.T) {
 	for _, c := range cmds {
 		byName[c.Name] = c
 	}
-	if len(cmds) != 10 || byName["deploy"].Body("{{args}}", nil) != "Deploy {{args}}.\n" || byName["todo"].Description != "Our todo" {
+	if len(cmds) != 11 || byName["deploy"].Body("{{args}}", nil) != "Deploy {{args}}.\n" || byName["todo"].Description != "Our todo" {
 		t.Errorf("project commands: %+v", cmds)
 	}
 	write("broken.md", "no front matter")
