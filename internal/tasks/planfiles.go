@@ -76,11 +76,11 @@ const (
 	kindResearch = "reports/research-"
 )
 
-// taskDir is the task's directory relative to the specs directory: the
-// one its first file went to (a title changed since does not move the
-// files), else <number>_<slug>.
-func (r *Repo) taskDir(t *taskboard.Task) string {
-	specs := filepath.ToSlash(r.relSpecs())
+// taskDir is the task's directory relative to the specs directory
+// (specs, as the task's files record it): the one its first file went to
+// (a title changed since does not move the files), else <number>_<slug>.
+func taskDir(specs string, t *taskboard.Task) string {
+	specs = filepath.ToSlash(specs)
 	for _, p := range slices.Concat(t.Plans, t.Research) {
 		if rest, ok := strings.CutPrefix(p, specs+"/"); ok {
 			if dir, _, ok := strings.Cut(rest, "/"); ok {
@@ -216,7 +216,7 @@ func (r *Repo) NewPlan(ctx context.Context, n int) (p string, version int, err e
 			}
 			text = Revise(WithStatuses(src, statusesOf(plan)), path.Base(prev), version)
 		}
-		rel := fmt.Sprintf("%s/%s%03d.md", r.taskDir(t), kindPlan, version)
+		rel := fmt.Sprintf("%s/%s%03d.md", taskDir(r.relSpecs(), t), kindPlan, version)
 		if err := r.writeTaskFile(rel, text, true); err != nil {
 			return err
 		}
@@ -245,7 +245,7 @@ func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, er
 			return fmt.Errorf("task %d is %s", n, t.Status)
 		}
 		number = len(t.Research) + 1
-		rel := fmt.Sprintf("%s/%s%03d.md", r.taskDir(t), kindResearch, number)
+		rel := fmt.Sprintf("%s/%s%03d.md", taskDir(r.relSpecs(), t), kindResearch, number)
 		if err := r.writeTaskFile(rel, []byte(ResearchTemplate(t, number)), true); err != nil {
 			return err
 		}
