@@ -33,7 +33,8 @@ func NewServer(p *Process, timeout time.Duration, h *host.Host) *serve.Server {
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{proc: p}
 	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
-	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h)}
+	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h),
+		Memory: servedMemory{roots: roots, host: h.Name, now: time.Now}}
 	tools := &toolServer{proc: p, host: h.Name, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {

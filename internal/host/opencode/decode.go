@@ -87,6 +87,8 @@ type busProps struct {
 type sessionInfo struct {
 	ID        string `json:"id"`
 	ParentID  string `json:"parentID"`
+	Agent     string `json:"agent"` // the agent a child session was created for
+	Title     string `json:"title"`
 	Directory string `json:"directory"`
 	Role      string `json:"role"`
 	// An assistant message's token counts; Summary marks the compaction's
@@ -348,6 +350,9 @@ func decodeBus(ev *event.Event, be *busEvent) error {
 		ev.Source = "auto"
 	case "session.error":
 		ev.Message = errorText(props.Error)
+		// The user's Esc (the TUI's interrupt, or an abort over the API):
+		// the turn ends with this error, and is no failure of the agent.
+		ev.Interrupted = errorName(props.Error) == abortedError
 	}
 	if ev.SessionID == "" {
 		// Every event the engine handles belongs to a session; one that
@@ -355,6 +360,22 @@ func decodeBus(ev *event.Event, be *busEvent) error {
 		ev.Kind = event.Unknown
 	}
 	return nil
+}
+
+// abortedError is the name of the error OpenCode ends a turn with when
+// the user interrupts it (1.18.33's MessageAbortedError; its TUI shows the
+// turn as "interrupted" and no error toast).
+const abortedError = "MessageAbortedError"
+
+// errorName is the name of OpenCode's error object ("" if none).
+func errorName(raw json.RawMessage) string {
+	var e struct {
+		Name string `json:"name"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	return e.Name
 }
 
 // errorText pulls a message out of OpenCode's error object
