@@ -1,9 +1,16 @@
 package hook
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/atreides-dev/atreides/internal/state"
+	"github.com/atreides-dev/atreides/internal/store"
+	"github.com/atreides-dev/atreides/internal/todos"
 )
 
 // created is OpenCode's session.created bus event for a session, with its
@@ -70,4 +77,86 @@ func TestServeOpenCodeNestedDelegation(t *testing.T) {
 	refused(c2, "ses_d", "t6", "plan", "over the limit of 3")
 	refused(c2, "ses_c", "t7", "explore", "would be a cycle")
 	allowed(c2, "ses_a", "t8", "explore")
+}
+
+// TestServeOpenCodePlacedContextSurvivesRestart: context placed into the
+// conversation at a message (here the "remember:" acknowledgement, which
+// chat.message cannot carry) is given to the plugin again on every later
+// request, by a restarted serve too: OpenCode keeps none of it.
+func TestServeOpenCodePlacedContextSurvivesRestart(t *testing.T) {
+	dir := servedProject(t)
+	c := startServe(t, dir)
+	c.call("event", created(dir, "ses_a", "", ""))
+	c.call("chat.message", map[string]any{"directory": dir, "input": map[string]any{"sessionID": "ses_a"},
+		"output": map[string]any{"message": map[string]any{}, "parts": []any{map[string]any{"type": "text", "text": "remember: the cache lives in bbolt"}}}})
+	transform := func(c *serveClient, msgs ...string) string {
+		t.Helper()
+		var list []any
+		for i, m := range msgs {
+			role := "user"
+			if i%2 == 1 {
+				role = "assistant"
+			}
+			list = append(list, map[string]any{"id": m, "role": role})
+		}
+		r := c.call("messages.transform", map[string]any{"directory": dir, "input": map[string]any{"sessionID": "ses_a"}, "output": map[string]any{"messages": list}})
+		return fmt.Sprint(r["inject"])
+	}
+	first := transform(c, "msg_1")
+	if !strings.Contains(first, "anchor #1") || !strings.Contains(first, "msg_1") {
+		t.Fatalf("first request's injections: %s", first)
+	}
+	c.in.Close()
+	if err := c.returned(); err != nil {
+		t.Fatal(err)
+	}
+	c2 := startServe(t, dir)
+	if again := transform(c2, "msg_1", "msg_2", "msg_3"); again != first {
+		t.Errorf("after a restart the request carries %s, want %s", again, first)
+	}
+}
+
+// TestServeOpenCodeEscIsAnInterrupt: the user's Esc ends OpenCode's turn
+// with session.error MessageAbortedError, then session.idle: the idle is
+// an interrupt, so an open todo does not send the agent straight back to
+// work; the user's next prompt ends the interrupt.
+func TestServeOpenCodeEscIsAnInterrupt(t *testing.T) {
+	dir := servedProject(t)
+	c := startServe(t, dir)
+	bus := func(typ string, props map[string]any) map[string]any {
+		props["sessionID"] = "s1"
+		return map[string]any{"directory": dir, "input": map[string]any{"event": map[string]any{"id": "e", "type": typ, "properties": props}}}
+	}
+	c.call("event", created(dir, "s1", "", ""))
+	prompt := func(text string) {
+		c.call("chat.message", map[string]any{"directory": dir, "input": map[string]any{"sessionID": "s1"},
+			"output": map[string]any{"message": map[string]any{}, "parts": []any{map[string]any{"type": "text", "text": text}}}})
+	}
+	prompt("Write the report.")
+	addTodo(t, dir, "s1", "write the report")
+	c.call("event", bus("session.error", map[string]any{"error": map[string]any{"name": "MessageAbortedError", "data": map[string]any{"message": "The operation was aborted."}}}))
+	if r := c.call("event", bus("session.idle", map[string]any{})); r["continue"] != nil {
+		t.Fatalf("the idle after Esc asks for a continuation: %v", r["continue"])
+	}
+	prompt("Go on.")
+	if r := c.call("event", bus("session.idle", map[string]any{})); !strings.Contains(fmt.Sprint(r["continue"]), "write the report") {
+		t.Errorf("after the next prompt, an idle with the todo open: %v", r)
+	}
+}
+
+// addTodo adds a todo of the session between requests, as 'atreides todo
+// add' run by its agent adds it.
+func addTodo(t *testing.T, dir, session, title string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), serveBound)
+	defer cancel()
+	err := store.Open(filepath.Join(dir, ".atreides")).Update(ctx, func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			_, err := todos.Add(p, todos.New{Title: title, Session: session}, time.Now().UTC())
+			return err
+		})
+	})
+	if err != nil {
+		t.Fatalf("todo add: %v", err)
+	}
 }
