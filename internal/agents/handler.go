@@ -15,6 +15,10 @@ type SkillOptions struct {
 	Roster Roster
 	Dirs   []string
 	Budget int
+	// Inlined, if set, reports that the agent the event's subagent runs
+	// as has its skills in its prompt already (a host whose agents atreides
+	// injects with their skills written in): none are added.
+	Inlined func(ev *event.Event, a Agent) bool
 }
 
 // DefaultSkillBudget bounds the skills one agent run gets, in bytes
@@ -25,7 +29,9 @@ const DefaultSkillBudget = 12000
 type skillsMemo struct{}
 
 // SkillsHandler puts the skills attached to an agent into its context
-// when it starts (SubagentStart, whose agent type is the roster id), one
+// when it starts (SubagentStart, whose agent type is the roster id or its
+// name on the host; a host's own agent of a roster id, such as OpenCode's
+// explore, gets the skills of the roster's agent of that id), one
 // entry per skill, once per agent run, in the order configured; a skill
 // that does not fit in what is left of the budget is left out and the
 // agent told which. Skills are read before the state lock is taken.
@@ -41,7 +47,7 @@ func SkillsHandler(opts func() SkillOptions) engine.Handler {
 			}
 			o := opts()
 			a, ok := o.Roster.Get(ev.AgentType)
-			if !ok || len(a.Skills) == 0 {
+			if !ok || len(a.Skills) == 0 || o.Inlined != nil && o.Inlined(ev, a) {
 				return
 			}
 			skills, err := LoadSkills(ev.ProjectDir, a.Skills, o.Dirs...)

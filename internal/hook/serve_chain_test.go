@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -158,5 +159,57 @@ func addTodo(t *testing.T, dir, session, title string) {
 	})
 	if err != nil {
 		t.Fatalf("todo add: %v", err)
+	}
+}
+
+// TestServeOpenCodeChildIdentityAndSkills: a child session is told it is
+// the subagent it runs as, not the lead agent, and gets no list of the
+// lead's todos; OpenCode's own explore gets the skills attached to the
+// roster's explore (once, in its conversation), while atreides-explore,
+// whose injected prompt carries them, gets none twice.
+func TestServeOpenCodeChildIdentityAndSkills(t *testing.T) {
+	const mark = "TRIAGE-SKILL-5d1e: bisect the last change first."
+	dir := servedProject(t)
+	writeFile(t, filepath.Join(dir, ".atreides/skills/triage/SKILL.md"), "---\nname: triage\ndescription: How to triage.\n---\n"+mark+"\n")
+	writeFile(t, filepath.Join(dir, ".atreides/config.yaml"), "version: 1\nagents:\n  explore:\n    skills: [triage]\n")
+	c := startServe(t, dir)
+	c.call("event", created(dir, "ses_a", "", ""))
+	addTodo(t, dir, "ses_a", "ship the release")
+	request := func(session string) (system, inject string) {
+		t.Helper()
+		r := c.call("messages.transform", map[string]any{"directory": dir, "input": map[string]any{"sessionID": session},
+			"output": map[string]any{"messages": []any{map[string]any{"id": "msg_" + session, "role": "user"}}}})
+		s := c.call("system.transform", map[string]any{"directory": dir, "input": map[string]any{"sessionID": session}, "output": map[string]any{"system": []string{"You are opencode"}}})
+		return fmt.Sprint(s["system"]), fmt.Sprint(r["inject"])
+	}
+	if sys, _ := request("ses_a"); !strings.Contains(sys, "You are Muad'Dib, the lead agent") || !strings.Contains(sys, "ship the release") {
+		t.Fatalf("the lead's system prompt: %s", sys)
+	}
+	for _, tc := range []struct {
+		child, agent, who string
+		skill             bool
+	}{
+		{"ses_b", "explore", "You are Explore (codebase search), a subagent", true},
+		{"ses_c", "atreides-explore", "You are Explore (codebase search), a subagent", false},
+		{"ses_d", "general", "You are general, a subagent", false},
+	} {
+		c.call("event", created(dir, tc.child, "ses_a", tc.agent))
+		sys, inject := request(tc.child)
+		if !strings.Contains(sys, tc.who) || strings.Contains(sys, "You are Muad'Dib") || strings.Contains(sys, "ship the release") {
+			t.Errorf("%s (%s): system prompt %s", tc.child, tc.agent, sys)
+		}
+		if got := strings.Count(inject, mark); got != map[bool]int{true: 1}[tc.skill] {
+			t.Errorf("%s (%s): the skill is in the conversation %d times: %s", tc.child, tc.agent, got, inject)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
