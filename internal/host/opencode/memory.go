@@ -1,7 +1,7 @@
 package opencode
 
 import (
-	"regexp"
+	"strings"
 
 	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/event"
@@ -31,9 +31,10 @@ func dirOf(ev *event.Event) string {
 	return ev.Cwd
 }
 
-// subagentTitle is how OpenCode 1.18.33's task tool titles the child
-// session it creates: the description, then "(@AGENT subagent)".
-var subagentTitle = regexp.MustCompile(`\(@([A-Za-z0-9_.:-]+) subagent\)$`)
+// subagentTitle is how OpenCode 1.18.33's task tool ends the title of
+// the child session it creates: the description, then "(@AGENT
+// subagent)".
+const subagentTitle = " subagent)"
 
 // childAgent is the agent a child session runs as: the session's agent
 // (the task tool creates it with the agent's name), else the one its
@@ -43,8 +44,9 @@ func childAgent(info sessionInfo) string {
 	if info.Agent != "" {
 		return info.Agent
 	}
-	if m := subagentTitle.FindStringSubmatch(info.Title); m != nil {
-		return m[1]
+	rest, ok := strings.CutSuffix(info.Title, subagentTitle)
+	if i := strings.LastIndex(rest, "(@"); ok && i >= 0 && !strings.ContainsAny(rest[i+2:], " ()") {
+		return rest[i+2:]
 	}
 	return ""
 }
