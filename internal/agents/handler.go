@@ -19,6 +19,12 @@ type SkillOptions struct {
 	// as has its skills in its prompt already (a host whose agents atreides
 	// injects with their skills written in): none are added.
 	Inlined func(ev *event.Event, a Agent) bool
+	// OwnAgent, if set, reports that the user's prompt in a main session
+	// is answered by one of the host's own agents that stand for the
+	// roster's agent of their id (OpenCode's build and plan, its primary
+	// agents, which no delegation starts): that agent's skills come with
+	// the prompt, once per session.
+	OwnAgent func(ev *event.Event) bool
 }
 
 // DefaultSkillBudget bounds the skills one agent run gets, in bytes
@@ -38,14 +44,21 @@ type skillsMemo struct{}
 func SkillsHandler(opts func() SkillOptions) engine.Handler {
 	return engine.Handler{
 		Name: "skills", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SubagentStart},
+		Kinds:  []event.Kind{event.SubagentStart, event.UserPrompt},
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			ev := c.Event
-			if ev.AgentType == "" {
+			if ev.AgentType == "" || ev.Kind == event.UserPrompt && ev.InSubagent() {
 				return
 			}
 			o := opts()
+			run := ev.AgentID
+			if ev.Kind == event.UserPrompt {
+				if o.OwnAgent == nil || !o.OwnAgent(ev) {
+					return
+				}
+				run = "main:" + ev.AgentType
+			}
 			a, ok := o.Roster.Get(ev.AgentType)
 			if !ok || len(a.Skills) == 0 || o.Inlined != nil && o.Inlined(ev, a) {
 				return
@@ -54,7 +67,7 @@ func SkillsHandler(opts func() SkillOptions) engine.Handler {
 			if err != nil {
 				c.Env.Logf("agent %s: %v", a.ID, err)
 			}
-			c.Memo.Set(skillsMemo{}, skillEntries(ev.AgentID, skills, o.Budget))
+			c.Memo.Set(skillsMemo{}, skillEntries(run, skills, o.Budget))
 		},
 		Handle: func(c *engine.Call) (event.Result, error) {
 			v, _ := c.Memo.Get(skillsMemo{})

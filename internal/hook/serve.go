@@ -180,3 +180,12 @@ func servedInline(ev *event.Event, a agents.Agent) bool {
 	h, ok := all.ByName(ev.Host)
 	return ok && h.Via == host.Serve && ev.AgentType == a.HostName() && !host.IsBuiltin(h.Agents.Builtin, a.HostName())
 }
+
+// servedOwnAgent reports that a served host's main session answers the
+// prompt as one of the host's own agents (OpenCode's build or plan), which
+// the plugin cannot give skills in their prompts: SkillsHandler gives
+// them the skills of the roster's agent of that id with the prompt.
+func servedOwnAgent(ev *event.Event) bool {
+	h, ok := all.ByName(ev.Host)
+	return ok && h.Via == host.Serve && host.IsBuiltin(h.Agents.Builtin, ev.AgentType)
+}

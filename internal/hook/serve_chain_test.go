@@ -213,3 +213,33 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestServeOpenCodePrimaryAgentSkills: a main session's prompt answered
+// by OpenCode's own plan (its primary agent; the agent of the user
+// message OpenCode made) gets the skills attached to the roster's plan,
+// once; a prompt answered by build, which has none here, gets none.
+func TestServeOpenCodePrimaryAgentSkills(t *testing.T) {
+	const mark = "PLANNING-SKILL-2b9c: phases with a check each."
+	dir := servedProject(t)
+	writeFile(t, filepath.Join(dir, ".atreides/skills/planning/SKILL.md"), "---\nname: planning\ndescription: How to plan.\n---\n"+mark+"\n")
+	writeFile(t, filepath.Join(dir, ".atreides/config.yaml"), "version: 1\nagents:\n  plan:\n    skills: [planning]\n")
+	c := startServe(t, dir)
+	c.call("event", created(dir, "ses_a", "", ""))
+	turn := func(msg, agent string) string {
+		t.Helper()
+		c.call("chat.message", map[string]any{"directory": dir, "input": map[string]any{"sessionID": "ses_a"},
+			"output": map[string]any{"message": map[string]any{"agent": agent}, "parts": []any{map[string]any{"type": "text", "text": "Next step."}}}})
+		r := c.call("messages.transform", map[string]any{"directory": dir, "input": map[string]any{"sessionID": "ses_a"},
+			"output": map[string]any{"messages": []any{map[string]any{"id": msg, "role": "user"}}}})
+		return fmt.Sprint(r["inject"])
+	}
+	if got := turn("msg_1", "build"); strings.Contains(got, mark) {
+		t.Errorf("build's turn carries plan's skill: %s", got)
+	}
+	if got := turn("msg_2", "plan"); strings.Count(got, mark) != 1 {
+		t.Errorf("plan's turn: %s, want the skill once", got)
+	}
+	if got := turn("msg_3", "plan"); strings.Contains(got, mark) {
+		t.Errorf("plan's next turn places the skill again: %s", got)
+	}
+}

@@ -122,6 +122,12 @@ type toolAfterOutput struct {
 }
 
 type chatOutput struct {
+	// Message is the user message OpenCode made of the prompt; its agent
+	// is the one that answers it (the input names one only when the
+	// prompt asked for it).
+	Message struct {
+		Agent string `json:"agent"`
+	} `json:"message"`
 	Parts []struct {
 		Type      string `json:"type"`
 		Text      string `json:"text"`
@@ -281,7 +287,7 @@ func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*even
 				texts = append(texts, part.Text)
 			}
 		}
-		ev.Kind, ev.Prompt, ev.AgentType = event.UserPrompt, strings.Join(texts, "\n"), in.Agent
+		ev.Kind, ev.Prompt, ev.AgentType = event.UserPrompt, strings.Join(texts, "\n"), host.OrDefault(in.Agent, out.Message.Agent)
 	case MethodEvent:
 		return ev, decodeBus(ev, in.Event)
 	}
