@@ -97,3 +97,31 @@ func TestOpenCodeNestedDelegation(t *testing.T) {
 		t.Errorf("the skill reached general, which has none attached")
 	}
 }
+
+// TestOpenCodePrimaryAgentSkills: the real OpenCode's main session runs
+// as its own build agent (no --agent given: only the user message OpenCode
+// made names it), and the skill attached to the roster's build reaches the
+// model once, in the conversation of that turn.
+func TestOpenCodePrimaryAgentSkills(t *testing.T) {
+	t.Parallel()
+	const skillMark = "IMPL-SKILL-44e1: write the test first."
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		if countToolResults(r) == 0 {
+			return fakeopenaichat.Bash("call_ls", "ls")
+		}
+		return fakeopenaichat.Reply{Text: "Done."}
+	})
+	p.WriteFile(".atreides/skills/impl/SKILL.md", "---\nname: impl\ndescription: How to implement.\n---\n"+skillMark+"\n")
+	p.WriteFile(".atreides/config.yaml", "agents:\n  build:\n    skills: [impl]\n")
+	p.runOC("List the files.")
+	mains := p.Fake.MainRequests()
+	if len(mains) < 2 {
+		t.Fatalf("%d main requests, want 2:\n%s", len(mains), p.Fake.Summary())
+	}
+	for _, r := range mains {
+		if n := strings.Count(r.Body(), skillMark); n != 1 || strings.Contains(r.System(), skillMark) {
+			t.Errorf("request #%d carries the build skill %d times (in the system prompt: %v), want once in the conversation",
+				r.Seq, n, strings.Contains(r.System(), skillMark))
+		}
+	}
+}
