@@ -106,3 +106,23 @@ func TestMapperEscInterrupts(t *testing.T) {
 		t.Error("the idle after the next prompt is an interrupt")
 	}
 }
+
+// TestMapperChildDeletedEndsNothing: a child session's deletion is no end
+// of its root session; the root's own deletion is.
+func TestMapperChildDeletedEndsNothing(t *testing.T) {
+	r := &runner{}
+	m := &Mapper{Run: r.run}
+	ctx := context.Background()
+	m.Handle(ctx, MethodEvent, req(MethodEvent, `{"type":"session.created","properties":{"sessionID":"b","info":{"id":"b","parentID":"a","agent":"general"}}}`))
+	m.Handle(ctx, MethodEvent, req(MethodEvent, `{"type":"session.deleted","properties":{"sessionID":"b","info":{"id":"b"}}}`))
+	m.Handle(ctx, MethodEvent, req(MethodEvent, `{"type":"session.deleted","properties":{"sessionID":"a","info":{"id":"a"}}}`))
+	var ends []string
+	for _, e := range r.events {
+		if e.Kind == event.SessionEnd {
+			ends = append(ends, e.SessionID+"/"+e.AgentID)
+		}
+	}
+	if len(ends) != 1 || ends[0] != "a/" {
+		t.Errorf("session ends %q, want only a's", ends)
+	}
+}

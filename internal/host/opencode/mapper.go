@@ -201,6 +201,11 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 		t.compacted, t.used = true, 0
 	case "session.deleted":
 		delete(m.sessions, id)
+		if t.root != "" {
+			// A child session removed (with its parent's tree, or by the
+			// user) ends no session of atreides: its root goes on.
+			ev.Kind = event.Unknown
+		}
 	case "message.updated":
 		if info := createdInfo(params); info.Role == "assistant" {
 			t.assistant[info.ID] = true
