@@ -19,8 +19,11 @@
 // name and description ([ParseSkill]); [LoadSkills] finds them by name in
 // .atreides/skills first, then in the directories the caller adds (the
 // hosts' own skill folders). Skills attached to an agent reach it when it
-// runs: on hosts with a subagent-start event (Claude Code, Codex) through
-// [SkillsHandler]'s context entries, once per agent run and within a byte
-// budget; on the others they are part of the agent's prompt as installed
-// or injected ([Prompt]).
+// runs: on hosts with a subagent-start event (Claude Code, Codex, and
+// OpenCode's child sessions) through [SkillsHandler]'s context entries,
+// once per agent run and within a byte budget; on the others, and for the
+// agents OpenCode's plugin injects, they are part of the agent's prompt as
+// installed or injected ([Prompt]). A host's own agent of a roster id
+// (OpenCode's explore, build, plan) gets the skills of the roster's agent
+// of that id.
 package agents

@@ -131,8 +131,11 @@ func (r *run) delegate() event.Result {
 }
 
 // start records a started subagent under the delegation that asked for
-// it: the oldest spawn of its type, else (OpenCode names every child
-// "task") the oldest spawn.
+// it: the oldest spawn of its type, else (an OpenCode child whose agent
+// is not known at its start, a background task's, is "task") the oldest
+// spawn. An OpenCode child at any depth comes here in the record of its
+// chain's root (the opencode mapper links it), so its path continues its
+// parent's.
 func (r *run) start() event.Result {
 	ev := r.ev()
 	s := r.s()

@@ -33,7 +33,8 @@ func NewServer(p *Process, timeout time.Duration, h *host.Host) *serve.Server {
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{proc: p}
 	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
-	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h)}
+	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h),
+		Memory: servedMemory{roots: roots, host: h.Name, now: time.Now}}
 	tools := &toolServer{proc: p, host: h.Name, roots: roots, m: m, tools: func() []agenttools.Tool { return servedTools() }, now: time.Now}
 	return &serve.Server{
 		Handler: func(ctx context.Context, method string, params json.RawMessage) (any, error) {
@@ -67,10 +68,12 @@ func compactionPrompt(roots *servedRoots) func(ev *event.Event) string {
 
 // openCodeAgents are the roster's agents in OpenCode's form for the
 // project at dir under the names the host knows them by (agents.HostName),
-// skills written into their prompts (OpenCode gives a plugin no event on
-// which a subagent's run could get them otherwise), leaving out one whose
-// name is one of the host's own agents (logged). A skill that cannot be
-// read is left out and logged.
+// skills written into their prompts (the system prompt, which a child
+// session's compaction keeps), leaving out one whose name is one of the
+// host's own agents (logged). A skill that cannot be read is left out and
+// logged. The host's own agents of a roster id (OpenCode's explore, build
+// and plan) get that agent's skills when their child session starts
+// (agents.SkillsHandler, with servedInline saying which got them here).
 func openCodeAgents(roots *servedRoots, h *host.Host) func(dir string) map[string]opencode.Agent {
 	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
 	return func(dir string) map[string]opencode.Agent {
@@ -168,4 +171,21 @@ func answerEarly(ctx context.Context, log *project.Log, run func(decided func(*e
 		panic(o.panic)
 	}
 	return o.d
+}
+
+// servedInline reports that a served host's subagent runs as a roster
+// agent the plugin injected under its host name (openCodeAgents), whose
+// prompt carries its skills already.
+func servedInline(ev *event.Event, a agents.Agent) bool {
+	h, ok := all.ByName(ev.Host)
+	return ok && h.Via == host.Serve && ev.AgentType == a.HostName() && !host.IsBuiltin(h.Agents.Builtin, a.HostName())
+}
+
+// servedOwnAgent reports that a served host's main session answers the
+// prompt as one of the host's own agents (OpenCode's build or plan), which
+// the plugin cannot give skills in their prompts: SkillsHandler gives
+// them the skills of the roster's agent of that id with the prompt.
+func servedOwnAgent(ev *event.Event) bool {
+	h, ok := all.ByName(ev.Host)
+	return ok && h.Via == host.Serve && host.IsBuiltin(h.Agents.Builtin, ev.AgentType)
 }

@@ -100,7 +100,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 		return opencode.ToolResult{Error: project.ErrNoProject.Error()}
 	}
 	s, log := ts.roots.get(root)
-	sess, agent := ts.m.Caller(p.SessionID)
+	sess, agent := ts.m.Caller(root, p.SessionID)
 	env := &agenttools.Env{Root: root, Store: s.store(log), Host: ts.host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
 		Hosts: all.Facts(), Guard: all.Guard()}

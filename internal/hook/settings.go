@@ -217,7 +217,7 @@ func handlers(s *Settings) []engine.Handler {
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
 	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), tiersHandler(s), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
-			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs()}
+			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs(), Inlined: servedInline, OwnAgent: servedOwnAgent}
 		}))
 	if p := s.Preset(); p != config.PresetFull {
 		kept := hs[:0]

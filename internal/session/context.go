@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -68,7 +69,15 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	var r event.Result
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
-	b.WriteString(identity(o))
+	sub := c.Event.InSubagent()
+	if sub {
+		// A subagent whose host starts its every request like a session
+		// (OpenCode's child sessions): it is told who it is, not that it
+		// leads.
+		b.WriteString(subagentIdentity(o, c.Event.AgentType))
+	} else {
+		b.WriteString(identity(o))
+	}
 	if o.GuardOff {
 		b.WriteString("atreides's guard is off in the user's configuration: commands and file access are not checked.\n")
 	} else {
@@ -81,7 +90,9 @@ func startContext(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 	}
 	r.Warning = rules.warning
 
-	if open := todos.Key.Read(c.State.Project).Shown(c.State.Session.ID); len(open) > 0 && !compacted {
+	// The session's todos are the lead agent's to drive; a subagent has
+	// its task.
+	if open := todos.Key.Read(c.State.Project).Shown(c.State.Session.ID); len(open) > 0 && !compacted && !sub {
 		var t strings.Builder
 		t.WriteString("Open todos (atreides):\n")
 		writeTodos(&t, c.State.Project, open, maxStartTodos, said)
@@ -126,6 +137,24 @@ func identity(o Options) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// subagentIdentity is the identity line of a subagent of type typ (the
+// agent the host runs it as): the roster agent of that id when there is
+// one (OpenCode's own explore, build and plan stand for the roster's of
+// the same ids, whose skills they get), else the host's agent by its name.
+func subagentIdentity(o Options, typ string) string {
+	name := typ
+	if a, ok := o.agent(agents.HostName(agents.IDOf(typ))); ok {
+		name = a.Name
+		if a.Role != "" {
+			name += " (" + a.Role + ")"
+		}
+	}
+	if name != "" {
+		name += ", "
+	}
+	return fmt.Sprintf("You are %sa subagent working for %s, the lead agent of this session: do the task you were given, within it, and end with what you found or did.\n", name, o.Persona)
 }
 
 // writeTodos lists todos of p, at most max, each added in another

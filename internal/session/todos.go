@@ -337,7 +337,7 @@ func fingerprint(items []pendingItem) string {
 //
 //   - inside a subagent (the parent's todos are not the subagent's job);
 //   - when nothing is open;
-//   - after the user interrupted a tool call (until the next prompt), or
+//   - after the user interrupted a tool call or the turn (until the next prompt), or
 //     when the agent's last message ends with a question for the user;
 //   - when the stop is already the result of a block (stop_hook_active)
 //     and no todo was finished since that block: a block is repeated only
@@ -370,6 +370,11 @@ func stopGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) (
 	st := StopKey.Of(s)
 	if ev.InSubagent() {
 		return event.Result{}, nil
+	}
+	if ev.Interrupted {
+		// The host says the user stopped the turn (OpenCode's Esc ends it
+		// with MessageAbortedError): an interrupt, until the next prompt.
+		st.Interrupted = true
 	}
 	pending := pendingTodos(c.State.Project, s, ev.LastMessage)
 	letGo := func(why string) (event.Result, error) {

@@ -265,7 +265,9 @@ export const AtreidesPlugin = async (input: PluginInput, options?: Record<string
       if (typeof r.text === "string" && o) o.text = r.text
     },
     "chat.message": async (i, o) => {
-      const r = await ask("chat.message", { input: i, output: { parts: o?.parts } })
+      // The message's agent answers the prompt (the input names one only
+      // when the prompt asked for it).
+      const r = await ask("chat.message", { input: i, output: { parts: o?.parts, message: { agent: o?.message?.agent } } })
       if (r.block) throw new Error(r.block)
       // The first message of a main session: the configured model variant,
       // unless the user picked one (the message then carries it).

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,5 +77,37 @@ func TestOpenCodeIdentityPrefix(t *testing.T) {
 	}
 	if len(texts) == 0 || texts[len(texts)-1] != "[Muad'Dib]: Listed." {
 		t.Errorf("finished texts %q, want the last to be %q", texts, "[Muad'Dib]: Listed.")
+	}
+}
+
+// TestOpenCodePlacedContextAfterRestart: context placed into a
+// conversation (the "remember:" acknowledgement) is still in every
+// request of that session when a new OpenCode process, with a new
+// atreides serve, continues it (`opencode run -s`): the placed context is
+// kept in the store, not in the old serve's memory.
+func TestOpenCodePlacedContextAfterRestart(t *testing.T) {
+	t.Parallel()
+	p := newOCProject(t, func(r *fakeopenaichat.Request) fakeopenaichat.Reply {
+		return fakeopenaichat.Reply{Text: "Noted."}
+	})
+	const ack = "kept as anchor #1"
+	_, run := p.runOC("remember: the cache lives in bbolt")
+	m := regexp.MustCompile(`"sessionID":"(ses_[A-Za-z0-9]+)"`).FindStringSubmatch(run.Stdout)
+	if m == nil {
+		t.Fatalf("no session id in the first run's output:\n%s", run.Stdout)
+	}
+	before := len(p.Fake.MainRequests())
+	if before == 0 || !strings.Contains(p.Fake.MainRequests()[0].Body(), ack) {
+		t.Fatalf("the first run's request lacks %q:\n%s", ack, p.Fake.Summary())
+	}
+	p.runOC("Where does the cache live?", "-s", m[1])
+	later := p.Fake.MainRequests()[before:]
+	if len(later) == 0 {
+		t.Fatalf("the second run sent no request:\n%s", p.Fake.Summary())
+	}
+	for _, r := range later {
+		if n := strings.Count(r.Body(), ack); n != 1 {
+			t.Errorf("request #%d of the continued session carries %q %d times, want once", r.Seq, ack, n)
+		}
 	}
 }

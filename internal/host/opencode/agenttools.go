@@ -81,13 +81,12 @@ type TickResult struct {
 
 // Caller is who calls a tool from the session: the session atreides
 // keeps its state under and the agent within it. A child session
-// (OpenCode's task tool, or a background task's) is an agent of the
-// session that started it, as in its hooks.
-func (m *Mapper) Caller(sessionID string) (session, agent string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if t := m.sessions[sessionID]; t != nil && t.parent != "" {
-		return t.parent, sessionID
+// (OpenCode's task tool, or a background task's), at any depth, is an
+// agent of the root of its chain, as in its hooks; dir is the directory
+// OpenCode runs in, whose store keeps the links.
+func (m *Mapper) Caller(dir, sessionID string) (session, agent string) {
+	if l, ok := m.link(dir, sessionID); ok {
+		return l.Root, sessionID
 	}
 	return sessionID, ""
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/atreides-dev/atreides/internal/anchors"
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
@@ -19,13 +20,9 @@ const maxAnchors = 64
 // message, in every later request of the session: the model sees the
 // conversation as if it had been kept there (as Claude Code keeps a hook's
 // context), and earlier messages never change, which keeps the provider's
-// prompt cache valid.
-type anchor struct {
-	message string // the message it is added to
-	part    string // the part's id
-	key     string // the entry's source:id
-	text    string
-}
+// prompt cache valid. The list is kept in the store too ([Memory]), so a
+// restarted serve goes on adding it.
+type anchor = anchors.PlacedAt
 
 // listed is what the plugin sends of the request's messages: their ids and
 // roles, in order, not their content.
@@ -76,9 +73,12 @@ func (m *Mapper) messagesTransform(ctx context.Context, ev *event.Event, params 
 			standing = append(standing, e)
 		}
 	}
+	key := sessionKey(ev)
+	m.loadPlaced(ev, key)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	t := m.session(sessionKey(ev))
+	t := m.session(key)
+	before := slices.Clone(t.anchors)
 	t.standing = []string{} // decided: the system transform asks no more
 	if s := event.JoinEntries(standing); s != "" {
 		t.standing = []string{s}
@@ -90,7 +90,28 @@ func (m *Mapper) messagesTransform(ctx context.Context, ev *event.Event, params 
 		}
 	}
 	r.Inject = t.injections(msgs)
+	if m.Memory != nil && !slices.Equal(before, t.anchors) {
+		m.Memory.SavePlaced(dirOf(ev), key, slices.Clone(t.anchors))
+	}
 	return r
+}
+
+// loadPlaced reads what the memory kept of the context placed in the
+// conversation, once per process (before the mapper placed any).
+func (m *Mapper) loadPlaced(ev *event.Event, key string) {
+	m.mu.Lock()
+	done := m.session(key).loaded
+	m.mu.Unlock()
+	if done || m.Memory == nil {
+		return
+	}
+	list := m.Memory.Placed(dirOf(ev), key)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t := m.session(key); !t.loaded {
+		t.loaded = true
+		t.anchors = append(slices.Clone(list), t.anchors...)
+	}
 }
 
 // systemTransform answers a request's system transform with the standing
@@ -112,12 +133,12 @@ func (m *Mapper) systemTransform(ctx context.Context, ev *event.Event) Result {
 // text is anchored already (context a start re-registers at every request
 // is said once).
 func (t *tracked) anchor(message string, e event.Entry) {
-	if e.Text == "" || slices.ContainsFunc(t.anchors, func(a anchor) bool { return a.key == e.Key() && a.text == e.Text }) {
+	if e.Text == "" || slices.ContainsFunc(t.anchors, func(a anchor) bool { return a.Entry == e.Key() && a.Text == e.Text }) {
 		return
 	}
 	h := fnv.New64a()
 	h.Write([]byte(message + "\x00" + e.Key() + "\x00" + e.Text))
-	t.anchors = append(t.anchors, anchor{message: message, part: "prt_atreides" + strconv.FormatUint(h.Sum64(), 36), key: e.Key(), text: e.Text})
+	t.anchors = append(t.anchors, anchor{Message: message, Part: "prt_atreides" + strconv.FormatUint(h.Sum64(), 36), Entry: e.Key(), Text: e.Text})
 	if over := len(t.anchors) - maxAnchors; over > 0 {
 		t.anchors = slices.Delete(t.anchors, 0, over)
 	}
@@ -130,10 +151,10 @@ func (t *tracked) injections(msgs []listed) []Injection {
 	for _, m := range msgs {
 		in[m.ID] = true
 	}
-	t.anchors = slices.DeleteFunc(t.anchors, func(a anchor) bool { return !in[a.message] })
+	t.anchors = slices.DeleteFunc(t.anchors, func(a anchor) bool { return !in[a.Message] })
 	var out []Injection
 	for _, a := range t.anchors {
-		out = append(out, Injection{MessageID: a.message, ID: a.part, Text: a.text})
+		out = append(out, Injection{MessageID: a.Message, ID: a.Part, Text: a.Text})
 	}
 	return out
 }

@@ -87,6 +87,8 @@ type busProps struct {
 type sessionInfo struct {
 	ID        string `json:"id"`
 	ParentID  string `json:"parentID"`
+	Agent     string `json:"agent"` // the agent a child session was created for
+	Title     string `json:"title"`
 	Directory string `json:"directory"`
 	Role      string `json:"role"`
 	// An assistant message's token counts; Summary marks the compaction's
@@ -120,6 +122,12 @@ type toolAfterOutput struct {
 }
 
 type chatOutput struct {
+	// Message is the user message OpenCode made of the prompt; its agent
+	// is the one that answers it (the input names one only when the
+	// prompt asked for it).
+	Message struct {
+		Agent string `json:"agent"`
+	} `json:"message"`
 	Parts []struct {
 		Type      string `json:"type"`
 		Text      string `json:"text"`
@@ -279,7 +287,7 @@ func (f Flavor) Decode(method string, raw json.RawMessage, now time.Time) (*even
 				texts = append(texts, part.Text)
 			}
 		}
-		ev.Kind, ev.Prompt, ev.AgentType = event.UserPrompt, strings.Join(texts, "\n"), in.Agent
+		ev.Kind, ev.Prompt, ev.AgentType = event.UserPrompt, strings.Join(texts, "\n"), host.OrDefault(in.Agent, out.Message.Agent)
 	case MethodEvent:
 		return ev, decodeBus(ev, in.Event)
 	}
@@ -348,6 +356,9 @@ func decodeBus(ev *event.Event, be *busEvent) error {
 		ev.Source = "auto"
 	case "session.error":
 		ev.Message = errorText(props.Error)
+		// The user's Esc (the TUI's interrupt, or an abort over the API):
+		// the turn ends with this error, and is no failure of the agent.
+		ev.Interrupted = errorName(props.Error) == abortedError
 	}
 	if ev.SessionID == "" {
 		// Every event the engine handles belongs to a session; one that
@@ -355,6 +366,22 @@ func decodeBus(ev *event.Event, be *busEvent) error {
 		ev.Kind = event.Unknown
 	}
 	return nil
+}
+
+// abortedError is the name of the error OpenCode ends a turn with when
+// the user interrupts it (1.18.33's MessageAbortedError; its TUI shows the
+// turn as "interrupted" and no error toast).
+const abortedError = "MessageAbortedError"
+
+// errorName is the name of OpenCode's error object ("" if none).
+func errorName(raw json.RawMessage) string {
+	var e struct {
+		Name string `json:"name"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	return e.Name
 }
 
 // errorText pulls a message out of OpenCode's error object

@@ -31,9 +31,28 @@
 // unknown again after a compaction), which it puts into every event of the
 // session (event.Event.ContextUsed) for the context monitor; and it hands
 // the configured compaction prompt to experimental.session.compacting.
-// None of the bookkeeping is needed for safety (the engine's stop gate and
-// state store are the source of truth), so losing it on a restart only
-// costs one missed reminder.
+// Two things it keeps in the project's store too ([Memory]), so that a
+// restarted serve (OpenCode restarts the plugin's engine once; `opencode
+// run -s` continues a session in a new process) goes on as before: the
+// context placed in each conversation, and each child session's link to
+// the root of its chain. A child session (the task tool's, a background
+// task's) is a subagent of that root at any depth: OpenCode names a
+// session's parent once, in session.created, and every later event names
+// only the session, so without the link a grandchild would be a subagent
+// of its parent's session and the delegation limits (depth, cycles) would
+// start again at every level. The rest of the bookkeeping is not needed
+// for safety (the engine's stop gate and state store are the source of
+// truth), so losing it on a restart only costs one missed reminder.
+//
+// A child session runs as the agent the task tool created it for (the
+// session's agent, also in its title "(@agent subagent)"): that is its
+// agent type in every event, so the delegation registry matches it to the
+// delegating call and it gets that agent's identity and skills. The
+// user's Esc ends a turn with session.error MessageAbortedError before
+// the idle: that idle is an interrupt (event.Event.Interrupted), which
+// the stop gate lets through. OpenCode 1.18.33 itself lets a subagent
+// delegate only when the user raises its subagent_depth (default 1) and
+// the agent's permission allows the task tool.
 //
 // It also installs the plugin file into OpenCode's config directory
 // (Install, Uninstall, Inspect; prefillDeps for an offline start), on

@@ -36,6 +36,10 @@ type Mapper struct {
 	// Agents, if set, gives the agents the config hook adds for the
 	// project OpenCode runs in (MethodConfig).
 	Agents func(directory string) map[string]Agent
+	// Memory, if set, keeps the child sessions' links and the placed
+	// context in the project's store (see [Memory]); without it they live
+	// as long as the mapper.
+	Memory Memory
 
 	mu       sync.Mutex
 	sessions map[string]*tracked
@@ -48,6 +52,11 @@ const maxTracked = 512
 // tracked is what the mapper remembers of one session between hooks.
 type tracked struct {
 	parent     string // the session that delegated to this one
+	root       string // the top of its chain, whose record keeps its state; "" for a session of its own
+	agent      string // the agent a child session runs as ("": not known yet)
+	resolved   bool   // parent and root are known (from session.created, or looked up)
+	aborted    bool   // the user stopped the turn (Esc): the next idle is an interrupt
+	loaded     bool   // anchors holds what the memory had
 	compacted  bool   // the next request is the session's start after a compaction
 	continuing bool   // the last idle was answered with a continuation
 	injected   string // the continuation prompt sent
@@ -106,6 +115,9 @@ func (m *Mapper) Handle(ctx context.Context, method string, params json.RawMessa
 		m.logf("%s %s: not read: %v", m.Flavor.or().Name, orUnknown(ev.HostEvent), err)
 		return Unreadable(ev.HostEvent, err)
 	}
+	if ev.SessionID != "" {
+		m.resolve(ev, params)
+	}
 	if !m.before(ev, params) {
 		return Result{}
 	}
@@ -161,26 +173,39 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 	defer m.mu.Unlock()
 	id := ev.SessionID
 	t := m.session(id)
-	if t.parent != "" {
-		// A child session (the task tool): atreides's subagent.
-		ev.AgentID, ev.AgentType, ev.SessionID = ev.SessionID, host.OrDefault(ev.AgentType, "task"), t.parent
+	if ev.HostEvent == "chat.message" && t.root != "" && ev.AgentType != "" {
+		t.agent = ev.AgentType // a background task's child says its agent with its prompt
+	}
+	if t.root != "" {
+		// A child session (the task tool's, a background task's), at any
+		// depth: atreides's subagent, in the record of its chain's root,
+		// so that the delegation limits see the whole path.
+		ev.AgentID, ev.AgentType, ev.SessionID = id, host.OrDefault(ev.AgentType, host.OrDefault(t.agent, "task")), t.root
 	}
 	switch ev.HostEvent {
 	case "session.created":
-		if info := createdInfo(params); info.ParentID != "" {
-			t.parent = info.ParentID
+		if t.root != "" {
 			ev.Kind = event.SubagentStart
-			ev.AgentID, ev.AgentType, ev.SessionID = info.ID, "task", info.ParentID
 		}
+	case "session.error":
+		t.aborted = t.aborted || ev.Interrupted
 	case "session.idle":
 		ev.StopHookActive, ev.LastMessage = t.continuing, t.lastText
-		if t.parent != "" {
+		// The user's Esc ends the turn with an error, then an idle: the
+		// idle is no stop the agent chose, so the stop gate lets it be.
+		ev.Interrupted, t.aborted = t.aborted, false
+		if t.root != "" {
 			ev.Kind = event.SubagentStop
 		}
 	case "session.compacted":
 		t.compacted, t.used = true, 0
 	case "session.deleted":
 		delete(m.sessions, id)
+		if t.root != "" {
+			// A child session removed (with its parent's tree, or by the
+			// user) ends no session of atreides: its root goes on.
+			ev.Kind = event.Unknown
+		}
 	case "message.updated":
 		if info := createdInfo(params); info.Role == "assistant" {
 			t.assistant[info.ID] = true
@@ -205,7 +230,7 @@ func (m *Mapper) before(ev *event.Event, params json.RawMessage) bool {
 			// reset the stop gate's count of blocks in a row).
 			return false
 		}
-		t.continuing, t.injected = false, ""
+		t.continuing, t.injected, t.aborted = false, "", false
 		t.lastText, t.assistant = "", map[string]bool{}
 	}
 	// The session's own count (a child session's is its own too), for
