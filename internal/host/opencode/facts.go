@@ -32,4 +32,4 @@ var Facts = event.HostFacts{
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on
 // purpose: no transcript file (the mapper reports the context's size);
 // models from any provider; its edit and write tools no longer check.
-var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite"}
+var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless"}
