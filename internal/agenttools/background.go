@@ -135,6 +135,9 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (b
 	if err != nil {
 		return t, 0, err
 	}
+	if err := guarded(ctx, env, r, host); err != nil {
+		return t, 0, err
+	}
 	err = r.Update(ctx, func(p *state.Project, now time.Time) error {
 		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Facts: env.Hosts[host], Agent: in.Agent,
 			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env),
@@ -188,6 +191,21 @@ func callerHost(ctx context.Context, env *Env, r *background.Registry) (parent, 
 		err = errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
 	}
 	return parent, host, err
+}
+
+// guarded refuses a task whose host's CLI would run it without
+// atreides's hooks (event.Headless.Guarded: Codex's exec skips untrusted
+// hooks silently). Asked before the launch's update, which must not wait
+// on another program while it holds the project's lock.
+func guarded(ctx context.Context, env *Env, r *background.Registry, host string) error {
+	h, cmd := r.Opts.Headless[host], r.Opts.Commands[host]
+	if h == nil || h.Guarded == nil || len(cmd) == 0 {
+		return nil
+	}
+	if f := env.Hosts[host]; f != nil && f.PluginRunsTasks {
+		return nil
+	}
+	return h.Guarded(ctx, cmd[0], r.Root)
 }
 
 // parentModel is the launching agent's model on host: the model of the

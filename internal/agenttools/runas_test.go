@@ -21,7 +21,13 @@ import (
 
 // fakeCLI stands in for every host's headless CLI on PATH: it records
 // its arguments, one a line, in the task's directory and answers.
+// As codex app-server, it answers hooks/list with atreides's hook in the
+// trust state of $FAKE_TRUST.
 const fakeCLI = `#!/bin/sh
+if [ "$1" = app-server ]; then
+  printf '{"id":1,"result":{}}\n{"id":2,"result":{"data":[{"hooks":[{"command":"/opt/bin/atreides hook codex --timeout 10","enabled":true,"trustStatus":"%s"}]}]}}\n' "${FAKE_TRUST:-trusted}"
+  exit 0
+fi
 d=.atreides/background/$ATREIDES_BG_TASK
 for a in "$@"; do printf '%s\n' "$a"; done > $d/argv.txt
 echo "ran $ATREIDES_BG_TASK model=$ATREIDES_BG_MODEL"
@@ -104,6 +110,29 @@ background:
 				}
 			}
 		})
+	}
+}
+
+// TestCodexTaskRefusedUnguarded: a Codex task is refused while Codex
+// does not trust atreides's hooks (codex exec would skip them and run the
+// task unguarded), with how to trust them; no task is queued.
+func TestCodexTaskRefusedUnguarded(t *testing.T) {
+	configtest.Home(t)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "codex"), []byte(fakeCLI), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("FAKE_TRUST", "untrusted")
+	root := t.TempDir()
+	env := envOf(root, "parent-1")
+	env.Host = "codex"
+	_, err := call(t, env, "background_task", `{"description":"look","prompt":"look around","agent":"atreides-build"}`)
+	if err == nil || !strings.Contains(err.Error(), "Codex does not trust 1 of atreides's 1 hooks") || !strings.Contains(err.Error(), "/hooks") {
+		t.Fatalf("an unguarded Codex task: %v", err)
+	}
+	if tk := task(t, root, "bg-1"); tk.ID != "" {
+		t.Errorf("the refused task was queued: %+v", tk)
 	}
 }
 

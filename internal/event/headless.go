@@ -1,5 +1,7 @@
 package event
 
+import "context"
+
 // Headless is how atreides runs a host's headless CLI as a background
 // task's agent: the flags of each tool permission and of a model, so a
 // task runs as its agent (a read-only explore task in the CLI's read-only
@@ -24,6 +26,11 @@ type Headless struct {
 	// Model is the flags that choose a model, "{model}" standing for it;
 	// empty: the CLI cannot be given one.
 	Model []string
+	// Guarded, when set, checks before a task starts that the CLI (cli,
+	// as background.commands names it) will run atreides's hooks for the
+	// project at root: an error refuses the task, saying why and how to
+	// fix it (Codex's exec skips untrusted hooks without a word).
+	Guarded func(ctx context.Context, cli, root string) error
 	// AutoApprove are the flags (or their prefixes ending in "=") that
 	// approve the agent's tools without asking: a task not given full
 	// tools whose argv holds one is refused, whatever the template says.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
@@ -147,6 +148,8 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 	t.Helper()
 	r := background.Open(dir, background.LoadOptions(dir))
 	r.Opts.Exe = []string{atreides, "bg", "run"}
+	// As the MCP server does: each host's flags from the host registry.
+	r.Opts.Headless = background.HeadlessOf(all.Facts())
 	ctx := context.Background()
 	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
 		_, err := r.Add(p, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
