@@ -146,13 +146,24 @@ func TestBackgroundHeadless(t *testing.T) {
 // the CLI it starts inherit this process's environment.
 func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 	t.Helper()
+	return runTask(t, dir, atreides, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."})
+}
+
+// runTask queues the request as the MCP tool would (each host's flags
+// from the host registry) and waits for its task to end.
+func runTask(t *testing.T, dir, atreides string, q background.Request) bgtasks.Task {
+	t.Helper()
 	r := background.Open(dir, background.LoadOptions(dir))
 	r.Opts.Exe = []string{atreides, "bg", "run"}
 	// As the MCP server does: each host's flags from the host registry.
 	r.Opts.Headless = background.HeadlessOf(all.Facts())
 	ctx := context.Background()
+	id := ""
 	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
-		_, err := r.Add(p, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
+		tk, err := r.Add(p, q, now)
+		if err == nil {
+			id = tk.ID
+		}
 		return err
 	})
 	if err != nil {
@@ -160,7 +171,7 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 	}
 	var task bgtasks.Task
 	for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-		err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
+		err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task(id); return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +179,7 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 			return task
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
+			t.Fatalf("%s still %s after %s", id, task.Status, runTimeout)
 		}
 	}
 }
