@@ -143,7 +143,7 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (b
 			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env),
 			ParentModel: parentModel(env, r, host), Operation: in.Operation}
 		if in.Resume != "" {
-			if err := resumable(bgtasks.Key.Of(p), r.Opts, in.Resume, host, parent); err != nil {
+			if err := resumable(bgtasks.Key.Of(p), r.Opts, in.Resume, host, parent, q.Facts != nil && q.Facts.PluginRunsTasks); err != nil {
 				return err
 			}
 		}
@@ -225,7 +225,9 @@ func parentModel(env *Env, r *background.Registry, host string) string {
 // resumable checks that a task can continue the earlier one: it is the
 // caller's, it ended, its CLI reported a session, and the host's CLI can
 // resume one.
-func resumable(b *bgtasks.Background, o background.Options, id, host, caller string) error {
+// (A host whose plugin runs tasks resumes by prompting the child session
+// again.)
+func resumable(b *bgtasks.Background, o background.Options, id, host, caller string, plugin bool) error {
 	old := b.Task(id)
 	switch {
 	case old == nil:
@@ -234,7 +236,7 @@ func resumable(b *bgtasks.Background, o background.Options, id, host, caller str
 		return errNotYours(id)
 	case background.Pending(old):
 		return fmt.Errorf("cannot resume %s: it is still %s; wait for it (background_output wait) first", id, old.Status)
-	case o.Resume[host] == nil:
+	case o.Resume[host] == nil && !plugin:
 		return fmt.Errorf("cannot resume %s: %s's headless CLI has no resume command configured (background.resume); start a new task and include what it needs", id, host)
 	case old.Child == "":
 		return fmt.Errorf("cannot resume %s: its CLI reported no session id", id)

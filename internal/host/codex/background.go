@@ -103,10 +103,13 @@ func listHooks(ctx context.Context, cli, root string) ([]listedHook, error) {
 {"jsonrpc":"2.0","method":"initialized"}
 {"jsonrpc":"2.0","id":2,"method":"hooks/list","params":{"cwds":[`+string(cwd)+`]}}
 `)
-	if err != nil {
-		return nil, err
+	// A server that answered and ended before reading all of it made the
+	// write fail: its answer, if any, is what counts.
+	hooks, rerr := readHooks(out)
+	if rerr != nil && err != nil {
+		return nil, fmt.Errorf("%w (writing to it: %v)", rerr, err)
 	}
-	return readHooks(out)
+	return hooks, rerr
 }
 
 // readHooks reads the app server's lines up to the answer to hooks/list.
