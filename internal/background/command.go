@@ -111,25 +111,48 @@ func (r *Registry) command(t *bgtasks.Task) ([]string, error) {
 	return argv, nil
 }
 
-// argvFile is the task's decided command, in its directory.
-const argvFile = "argv.json"
+// argvFile is the task's decided command, in its directory, and
+// fixupFile the one that resumes it to fix an invalid return object.
+const (
+	argvFile  = "argv.json"
+	fixupFile = "argv-fixup.json"
+)
 
-func writeArgv(dir string, argv []string) error {
+func writeArgv(dir, file string, argv []string) error {
 	b, err := json.Marshal(argv)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, argvFile), b, 0o600)
+	return os.WriteFile(filepath.Join(dir, file), b, 0o600)
+}
+
+// fixupCommand is the command that resumes the task's own session with a
+// fix-up prompt, when returns are structured and the host's CLI can
+// resume (nil otherwise: an invalid return is reported as it is).
+func (r *Registry) fixupCommand(t *bgtasks.Task) []string {
+	if !r.Opts.Structured || r.Opts.Resume[t.Host] == nil || t.Resume != "" {
+		return nil
+	}
+	u := *t
+	u.Resume = "self"
+	argv, _, err := r.Opts.Command(&u, "{prompt}", "{dir}", "{session}")
+	if err != nil {
+		return nil
+	}
+	return argv
 }
 
 // taskArgv is the argv the supervisor runs: the one decided at launch
 // with the prompt, the directory and the resumed session filled in; a
 // task launched by an atreides from before has none, and runs the
 // template as [Options.Command] makes it here.
-func (o Options) taskArgv(t *bgtasks.Task, prompt, dir, session string) ([]string, string, error) {
-	b, err := os.ReadFile(filepath.Join(dir, argvFile))
-	if err != nil {
+func (o Options) taskArgv(t *bgtasks.Task, file, prompt, dir, session string) ([]string, string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil && file == argvFile {
 		return o.Command(t, prompt, dir, session)
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("the task's command (%s) is missing: %v", file, err)
 	}
 	var tmpl []string
 	if err := json.Unmarshal(b, &tmpl); err != nil || len(tmpl) == 0 {

@@ -86,11 +86,12 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 		Key: r.Opts.KeyOf(q.Facts, q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
 		Tools: string(ch.Tools), Model: ch.Model, Operation: ch.Operation,
 	}
-	var argv []string
+	var argv, fixup []string
 	if !plugin {
 		if argv, err = r.command(&task); err != nil {
 			return nil, err
 		}
+		fixup = r.fixupCommand(&task)
 	}
 	head := q.Prompt
 	if len(head) > promptHead {
@@ -103,11 +104,19 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 		return nil, err
 	}
 	full := fmt.Sprintf("You are the %s agent, running as atreides background task %s for another agent. Work in this project; when done, answer with your findings or what you changed, as the final message.\n\n%s%s%s", q.Agent, t.ID, role, skills, q.Prompt)
+	if r.Opts.Structured && q.Resume == "" {
+		full += "\n\n" + delegation.ReturnInstructions(t.ID)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "prompt.md"), []byte(full), 0o600); err != nil {
 		return nil, err
 	}
 	if argv != nil {
-		if err := writeArgv(dir, argv); err != nil {
+		if err := writeArgv(dir, argvFile, argv); err != nil {
+			return nil, err
+		}
+	}
+	if fixup != nil {
+		if err := writeArgv(dir, fixupFile, fixup); err != nil {
 			return nil, err
 		}
 	}

@@ -51,7 +51,15 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	if err != nil || !mine {
 		return err
 	}
-	status, ans, errText := r.run(&t, session, term)
+	prompt, err := PromptOf(r.Root, t.ID)
+	if err != nil {
+		prompt = ""
+	}
+	status, ans, errText := r.run(&t, argvFile, prompt, session, term)
+	fixed := false
+	if status == Completed && r.Opts.Structured {
+		status, ans, errText, fixed = r.checkReturn(&t, ans, term)
+	}
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {
 		cur := bgtasks.Key.Of(p).Task(id)
 		if cur == nil {
@@ -62,6 +70,9 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 		}
 		if status == timedOut {
 			status, cur.TimedOut = Failed, true
+		}
+		if fixed {
+			cur.Fixups++
 		}
 		summary := ans.Text
 		if r.Opts.ResultMax > 0 && len(summary) > r.Opts.ResultMax {
@@ -75,13 +86,12 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 // run runs the task's CLI and says how it ended; a signal on term
 // cancels it. A task past its operation's timeout is stopped, its output
 // so far kept as its answer, and marked timed out (resumable).
-func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (string, Answer, string) {
+func (r *Registry) run(t *bgtasks.Task, file, prompt, session string, term <-chan os.Signal) (string, Answer, string) {
 	dir := Dir(r.Root, t.ID)
-	prompt, err := PromptOf(r.Root, t.ID)
-	if err != nil {
-		return Failed, Answer{}, "the prompt file is missing: " + err.Error()
+	if prompt == "" {
+		return Failed, Answer{}, "the prompt file is missing or empty"
 	}
-	argv, note, err := r.Opts.taskArgv(t, prompt, dir, session)
+	argv, note, err := r.Opts.taskArgv(t, file, prompt, dir, session)
 	if err != nil {
 		return Failed, Answer{}, err.Error()
 	}

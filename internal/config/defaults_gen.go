@@ -331,7 +331,7 @@ func builtinTree() *value {
 				"implementation": &value{kind: kindScalar, scalar: 120},
 				"simple":         &value{kind: kindScalar, scalar: 5},
 			}},
-			"structured": &value{kind: kindScalar, scalar: false},
+			"structured": &value{kind: kindScalar, scalar: true},
 		}},
 		"tasks": &value{kind: kindMapping, keys: []string{"dir", "plans", "commits", "routing"}, fields: map[string]*value{
 			"dir": &value{kind: kindScalar, scalar: ".atreides/specs"},
@@ -704,6 +704,7 @@ func builtinConfig() *Config {
 				"research":       60,
 				"simple":         5,
 			},
+			Structured: true,
 		},
 		Tasks: Tasks{
 			Dir: ".atreides/specs",

@@ -46,6 +46,7 @@ func TestBackgroundClaude(t *testing.T) {
 		}},
 	})
 	p.WriteFile("README.md", "# demo\n", 0o644)
+	plainReturns(t, p.Dir)
 	p.InstallAtreides()
 	path := strings.Join([]string{filepath.Dir(claudeBin), filepath.Dir(atreidesBin), os.Getenv("PATH")}, string(os.PathListSeparator))
 	r := p.RunClaude("survey the project in the background", RunOpts{Env: []string{"PATH=" + path}})
@@ -153,6 +154,7 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 // from the host registry) and waits for its task to end.
 func runTask(t *testing.T, dir, atreides string, q background.Request) bgtasks.Task {
 	t.Helper()
+	plainReturns(t, dir)
 	r := background.Open(dir, background.LoadOptions(dir))
 	r.Opts.Exe = []string{atreides, "bg", "run"}
 	// As the MCP server does: each host's flags from the host registry.
@@ -181,5 +183,23 @@ func runTask(t *testing.T, dir, atreides string, q background.Request) bgtasks.T
 		if time.Now().After(deadline) {
 			t.Fatalf("%s still %s after %s", id, task.Status, runTimeout)
 		}
+	}
+}
+
+// plainReturns turns structured returns off in the project at dir when
+// it has no configuration of its own: these tests' fake models answer a
+// task in prose, which a structured task would send back to be fixed
+// (internal/background's TestInvalidReturnSentBackOnce proves that).
+func plainReturns(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, ".atreides", "config.yaml")
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("background:\n  structured: false\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
