@@ -25,10 +25,10 @@ func TestTimeoutByOperation(t *testing.T) {
 	root := t.TempDir()
 	const slow = `echo "PARTIAL-FINDINGS: two of five files read"; exec sleep 30`
 	o := Options{Limits: Limits{Default: 5},
-		Commands: map[string][]string{"claude": {"sh", "-c", slow, "sh", "{prompt}", "{mode}"}},
-		Resume:   map[string][]string{"claude": {"sh", "-c", slow, "sh", "{session}"}},
-		Headless: map[string]*event.Headless{"claude": {SessionID: []string{"--session-id", "{session}"}}},
-		Timeouts: map[string]time.Duration{OpSimple: 300 * time.Millisecond, OpResearch: time.Hour},
+		Commands:   map[string][]string{"claude": {"sh", "-c", slow, "sh", "{prompt}", "{mode}"}},
+		Resume:     map[string][]string{"claude": {"sh", "-c", slow, "sh", "{session}"}},
+		Headless:   map[string]*event.Headless{"claude": {SessionID: []string{"--session-id", "{session}"}}},
+		Timeouts:   map[string]time.Duration{OpSimple: 300 * time.Millisecond, OpResearch: time.Hour},
 		Categories: map[string]Category{"quick": {Tools: "full", Operation: OpSimple}},
 		Exe:        []string{"true"}, // the test supervises the task itself
 	}
