@@ -29,8 +29,11 @@ const (
 	lookDepth = 2
 )
 
-// bindingsDir holds the bindings, one file per host process.
-func bindingsDir(root string) string { return filepath.Join(project.StateDir(root), "mcp-callers") }
+// bindingsDir holds the bindings, one file per host process: machine
+// state, beside the tasks' output (git-ignored, purged with it).
+func bindingsDir(root string) string {
+	return filepath.Join(project.StateDir(root), "background", "mcp-callers")
+}
 
 // BindCaller records that the processes above this one (a hook) run
 // session id, for the MCP server they started (see [BoundCaller]).
