@@ -188,7 +188,7 @@ func callerHost(ctx context.Context, env *Env, r *background.Registry) (parent, 
 		return nil
 	})
 	if err == nil && parent == "" {
-		err = errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
+		err = errNoCaller
 	}
 	return parent, host, err
 }

@@ -53,7 +53,7 @@ func newServer(root, host string, getenv func(string) string, version string, to
 			sess = background.BoundCaller(root)
 		}
 		return &agenttools.Env{
-			Root: root, Store: st, Host: host, Session: sess, Now: time.Now, Getenv: getenv, Logf: log.Logf,
+			Root: root, Store: st, Host: host, Session: sess, Named: true, Now: time.Now, Getenv: getenv, Logf: log.Logf,
 			Hosts: all.Facts(), DefaultHost: defaultHost, Guard: all.Guard(), SkillDirs: all.SkillDirs(),
 		}
 	}
