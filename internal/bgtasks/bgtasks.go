@@ -95,11 +95,22 @@ var Key = state.RegisterProject(5, "background", "background", (*Background).fie
 func (b *Background) fields(c *binrec.Codec) {
 	c.Int(&b.NextID)
 	binrec.List(c, &b.Tasks, (*Task).fields)
-	// Fields added later follow the list; a record written before them
-	// reads as without them.
-	if c.More(true) {
+	// Fields added later follow the list, written only when a task has
+	// one set: a record written before them reads as without them, and
+	// one without them is written as before.
+	if c.More(b.anyMore()) {
 		binrec.Each(c, b.Tasks, (*Task).more)
 	}
+}
+
+func (b *Background) anyMore() bool {
+	for i := range b.Tasks {
+		t := &b.Tasks[i]
+		if t.Tools != "" || t.Model != "" || t.Operation != "" || t.TimedOut || t.Fixups != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *Task) more(c *binrec.Codec) {

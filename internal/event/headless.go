@@ -30,7 +30,7 @@ type Headless struct {
 	// as background.commands names it) will run atreides's hooks for the
 	// project at root: an error refuses the task, saying why and how to
 	// fix it (Codex's exec skips untrusted hooks without a word).
-	Guarded func(ctx context.Context, cli, root string) error
+	Guarded func(ctx context.Context, cli, root string) error `json:"-"`
 	// AutoApprove are the flags (or their prefixes ending in "=") that
 	// approve the agent's tools without asking: a task not given full
 	// tools whose argv holds one is refused, whatever the template says.
