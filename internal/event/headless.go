@@ -29,7 +29,8 @@ type Headless struct {
 	// Guarded, when set, checks before a task starts that the CLI (cli,
 	// as background.commands names it) will run atreides's hooks for the
 	// project at root: an error refuses the task, saying why and how to
-	// fix it (Codex's exec skips untrusted hooks without a word).
+	// fix it (Codex's exec skips untrusted hooks without a word). Not in
+	// an event's JSON (the outbox's): a function has none.
 	Guarded func(ctx context.Context, cli, root string) error `json:"-"`
 	// AutoApprove are the flags (or their prefixes ending in "=") that
 	// approve the agent's tools without asking: a task not given full

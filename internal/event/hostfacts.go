@@ -58,9 +58,8 @@ type HostFacts struct {
 	// root.
 	SkillDirs []string
 	// Headless is how a background task runs the host's CLI as its agent
-	// (nil: the host's tasks run in its plugin, or not at all). Not in an
-	// event's JSON (the outbox's): no handler reads it from an event.
-	Headless *Headless `json:"-"`
+	// (nil: the host's tasks run in its plugin, or not at all).
+	Headless *Headless
 }
 
 // Transcript is a transcript format atreides can read.
