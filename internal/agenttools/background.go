@@ -38,11 +38,15 @@ func Background() []Tool {
 
 const agentProp = `{"type":"string","maxLength":4096,"description":"the agent to run it: atreides-explore (read-only search), atreides-librarian (docs and references), atreides-build (implementation), atreides-plan (plans only), atreides-stilgar (hard decisions), or a category: quick, deep, writing, general; omitted: routed by the task's language (tasks.routing) and whether the prompt asks for a change"}`
 
+// operationProp is the launch's operation, which sets its timeout.
+const operationProp = `{"type":"string","enum":["research","planning","implementation","simple"],"maxLength":32,"description":"the kind of work, which sets how long it may run (research 1 h, planning 30 min, implementation 2 h, simple 5 min by default); omitted: the agent's own"}`
+
 const taskSchema = `{"type":"object","properties":{
 "description":{"type":"string","maxLength":4096,"description":"a few words on what the task does, shown in lists"},
 "prompt":{"type":"string","maxLength":65536,"description":"the whole task: the agent sees nothing of your conversation"},
 "agent":` + agentProp + `,
-"skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"}},
+"skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"},
+"operation":` + operationProp + `},
 "required":["description","prompt"],"additionalProperties":false}`
 
 const outputSchema = `{"type":"object","properties":{
@@ -62,7 +66,8 @@ const delegateSchema = `{"type":"object","properties":{
 "category":{"type":"string","maxLength":4096,"description":"a category instead of an agent: quick, deep, writing, general"},
 "run_in_background":{"type":"boolean","description":"true: return at once with the task id; false: wait for the answer"},
 "skills":{"type":"array","maxItems":256,"items":{"type":"string","maxLength":4096},"description":"skills (.atreides/skills/<name>/SKILL.md) to give the agent"},
-"resume":{"type":"string","maxLength":4096,"description":"an earlier task (bg-N) whose conversation to continue with this prompt"}},
+"resume":{"type":"string","maxLength":4096,"description":"an earlier task (bg-N) whose conversation to continue with this prompt"},
+"operation":` + operationProp + `},
 "required":["prompt","run_in_background"],"additionalProperties":false}`
 
 type taskIn struct {
@@ -72,12 +77,14 @@ type taskIn struct {
 	Category    string   `json:"category"`
 	Skills      []string `json:"skills"`
 	Resume      string   `json:"resume"`
+	Operation   string   `json:"operation"`
 	Background  *bool    `json:"run_in_background"`
 }
 
 func registry(env *Env) *background.Registry {
 	o := background.LoadOptions(env.Root)
 	o.SkillDirs = env.SkillDirs
+	o.Headless = background.HeadlessOf(env.Hosts)
 	o.Exe = launchExe
 	st := env.Store
 	if st == nil {
@@ -123,19 +130,22 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (b
 		t   bgtasks.Task
 		pos int
 	)
-	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
-		parent := caller(env, p)
-		if parent == "" {
-			return errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
-		}
-		host := env.Host
-		if host == "" {
-			host = hostOf(ctx, r, parent, env.DefaultHost)
-		}
+	// The caller's host is read before the update, in a view of its own:
+	// a store transaction inside the update's would wait on the update's
+	// own lock (the 10 s stall of a server that does not know its host).
+	parent, host, err := callerHost(ctx, env, r)
+	if err != nil {
+		return t, 0, err
+	}
+	if err := guarded(ctx, env, r, host); err != nil {
+		return t, 0, err
+	}
+	err = r.Update(ctx, func(p *state.Project, now time.Time) error {
 		q := background.Request{Parent: parent, ParentAgent: env.Agent, Host: host, Facts: env.Hosts[host], Agent: in.Agent,
-			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env)}
+			Description: in.Description, Prompt: in.Prompt, Skills: in.Skills, Resume: in.Resume, Path: path(env),
+			ParentModel: parentModel(env, r, host), Operation: in.Operation}
 		if in.Resume != "" {
-			if err := resumable(bgtasks.Key.Of(p), r.Opts, in.Resume, host, parent); err != nil {
+			if err := resumable(bgtasks.Key.Of(p), r.Opts, in.Resume, host, parent, q.Facts != nil && q.Facts.PluginRunsTasks); err != nil {
 				return err
 			}
 		}
@@ -160,23 +170,66 @@ func launch(ctx context.Context, env *Env, r *background.Registry, in taskIn) (b
 	return t, pos, err
 }
 
-// hostOf is the host of a session atreides has a record of; a caller
-// without one is taken for the default host (see [Env.DefaultHost]).
-func hostOf(ctx context.Context, r *background.Registry, id, def string) string {
-	host := def
-	_ = r.Store.View(ctx, func(tx *store.Tx) error {
-		if s, _ := state.FindSession(tx, id); s != nil && s.Host != "" {
-			host = s.Host
+// callerHost is the calling session and its host: the server's (known
+// from how it was started), else the host of the session's record, else
+// the default host; read in one view, outside any update.
+func callerHost(ctx context.Context, env *Env, r *background.Registry) (parent, host string, err error) {
+	host = env.Host
+	err = r.Store.View(ctx, func(tx *store.Tx) error {
+		p, err := state.LoadProject(tx)
+		if err != nil {
+			return err
+		}
+		parent = caller(env, p)
+		if host == "" && parent != "" {
+			host = env.DefaultHost
+			if s, _ := state.FindSession(tx, parent); s != nil && s.Host != "" {
+				host = s.Host
+			}
 		}
 		return nil
 	})
-	return host
+	if err == nil && parent == "" {
+		err = errNoCaller
+	}
+	return parent, host, err
+}
+
+// guarded refuses a task whose host's CLI would run it without
+// atreides's hooks (event.Headless.Guarded: Codex's exec skips untrusted
+// hooks silently). Asked before the launch's update, which must not wait
+// on another program while it holds the project's lock.
+func guarded(ctx context.Context, env *Env, r *background.Registry, host string) error {
+	h, cmd := r.Opts.Headless[host], r.Opts.Commands[host]
+	if h == nil || h.Guarded == nil || len(cmd) == 0 {
+		return nil
+	}
+	if f := env.Hosts[host]; f != nil && f.PluginRunsTasks {
+		return nil
+	}
+	return h.Guarded(ctx, cmd[0], r.Root)
+}
+
+// parentModel is the launching agent's model on host: the model of the
+// background task it runs as (from the environment its supervisor gave
+// it), else its roster agent's model there; "" when neither is known
+// (the CLI's default then applies).
+func parentModel(env *Env, r *background.Registry, host string) string {
+	if m := env.getenv(background.ModelEnv); m != "" {
+		return m
+	}
+	if a, ok := r.Opts.Roster.Get(env.Agent); ok {
+		return a.ModelFor(host)
+	}
+	return ""
 }
 
 // resumable checks that a task can continue the earlier one: it is the
 // caller's, it ended, its CLI reported a session, and the host's CLI can
 // resume one.
-func resumable(b *bgtasks.Background, o background.Options, id, host, caller string) error {
+// (A host whose plugin runs tasks resumes by prompting the child session
+// again.)
+func resumable(b *bgtasks.Background, o background.Options, id, host, caller string, plugin bool) error {
 	old := b.Task(id)
 	switch {
 	case old == nil:
@@ -185,7 +238,7 @@ func resumable(b *bgtasks.Background, o background.Options, id, host, caller str
 		return errNotYours(id)
 	case background.Pending(old):
 		return fmt.Errorf("cannot resume %s: it is still %s; wait for it (background_output wait) first", id, old.Status)
-	case o.Resume[host] == nil:
+	case o.Resume[host] == nil && !plugin:
 		return fmt.Errorf("cannot resume %s: %s's headless CLI has no resume command configured (background.resume); start a new task and include what it needs", id, host)
 	case old.Child == "":
 		return fmt.Errorf("cannot resume %s: its CLI reported no session id", id)

@@ -76,7 +76,7 @@ func bgProject(t *testing.T, limit, waitSeconds int) string {
 }
 
 func envOf(root, session string) *Env {
-	return &Env{Root: root, Host: "claude", Session: session, Getenv: func(string) string { return "" }}
+	return &Env{Root: root, Host: "claude", Session: session, Hosts: testHosts, Getenv: func(string) string { return "" }}
 }
 
 // must is a call that has to succeed.
@@ -155,8 +155,10 @@ func TestBackgroundTools(t *testing.T) {
 			want: []string{"cannot resume bg-9: no such task"}, wantErr: true},
 		{name: "resume of a running task", limit: 5, wait: 5, before: []string{slow}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":true}`,
 			want: []string{"cannot resume bg-1: it is still running"}, wantErr: true},
-		{name: "resume of a task without a session", limit: 5, wait: 5, before: []string{`{"description":"p","prompt":"plain","agent":"explore"}`, `wait`}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":true}`,
-			want: []string{"cannot resume bg-1: its CLI reported no session id"}, wantErr: true},
+		// Claude Code takes a new session's id (--session-id): one given at
+		// launch makes a task resumable though its CLI reported none.
+		{name: "resume of a task whose CLI reported no session", limit: 5, wait: 5, before: []string{`{"description":"p","prompt":"plain","agent":"explore"}`, `wait`}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":true}`,
+			want: []string{"Background task bg-2 (explore) started"}},
 		{name: "resume continues a finished task as its agent", limit: 5, wait: 10, before: []string{`{"description":"f","prompt":"first","agent":"librarian"}`, `wait`}, tool: "delegate_task", args: `{"resume":"bg-1","prompt":"more","run_in_background":false}`,
 			want: []string{"bg-2 (librarian, ", "answer of bg-2"}},
 		{name: "no agent: routed by language, research for a question", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"How does the Dockerfile pick its base image? sleep=30"}`,
@@ -164,7 +166,7 @@ func TestBackgroundTools(t *testing.T) {
 		{name: "no agent: routed, implement for a change", limit: 5, wait: 5, tool: "delegate_task", args: `{"prompt":"Fix the nil check in main.go sleep=30","run_in_background":true}`,
 			want: []string{"Routed to build (", "implement: the prompt asks for a change", "bg-1 (build) started"}},
 		{name: "unknown agent", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"wizard"}`,
-			want: []string{`unknown agent "wizard": use one of atreides-build, atreides-explore, atreides-librarian, atreides-plan, atreides-stilgar, quick`}, wantErr: true},
+			want: []string{`unknown agent "wizard": use one of atreides-build, atreides-explore, atreides-librarian, atreides-plan, atreides-stilgar, deep, general, quick, writing`}, wantErr: true},
 		{name: "unknown skill", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x","agent":"explore","skills":["tests","nope"]}`,
 			want: []string{`skill "nope"`, "looked for .atreides/skills/nope/SKILL.md"}, wantErr: true},
 		{name: "a known skill goes into the prompt", limit: 5, wait: 5, tool: "background_task", args: `{"description":"x","prompt":"x sleep=30","agent":"explore","skills":["tests"]}`,

@@ -3,7 +3,6 @@ package agenttools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -76,7 +75,7 @@ func selectIntent(ctx context.Context, e *Env, args json.RawMessage) (string, er
 	err = e.update(ctx, func(p *state.Project) error {
 		session, _ = e.session(p)
 		if session == "" {
-			return errors.New("atreides has not seen a session of this project yet; make any tool call first, then retry")
+			return errNoCaller
 		}
 		var err error
 		got, err = governance.Select(p, f, session, "mcp", strings.TrimSpace(in.IntentID), e.Now().UTC(), lease)

@@ -20,7 +20,9 @@ func TestReviewModels(t *testing.T) {
 		"alpha": `Done. {"findings": [{"file": "db.go", "line": 7, "severity": "low", "title": "Rows not closed"}, {"file": "a.go", "line": 1, "severity": "high", "title": "Off by one"}]}`,
 		"beta":  `{"findings": [{"file": "db.go", "line": 8, "severity": "high", "title": "rows never closed"}], "x": 1} ok`,
 	}
-	cfg := "background:\n  commands:\n"
+	// alpha and beta have no read-only mode atreides knows: the reviewers
+	// run as a full agent here (background.Command refuses a read-only one).
+	cfg := "review:\n  agent: build\nbackground:\n  commands:\n"
 	for host, a := range answers {
 		f := filepath.Join(root, host+".txt")
 		if err := os.WriteFile(f, []byte(a), 0o600); err != nil {

@@ -37,6 +37,12 @@ type Env struct {
 	// Session is the calling session when the host says which; "" makes
 	// the tool find it (see the tools' session binding).
 	Session string
+	// Named is set where the caller is always named (Session, or the
+	// environment's session variables): the tools never take the
+	// project's most recently active session for it, which is another
+	// session's whenever two run at once (the MCP server, bound to its
+	// session through its host process).
+	Named bool
 	// Agent is the calling agent within the session ("" for the lead).
 	Agent  string
 	Now    func() time.Time

@@ -31,8 +31,27 @@ func Handler(root string, opts func() Options) engine.Handler {
 	}
 }
 
+// bindCaller binds the host process to the session for its MCP server
+// (see [BindCaller]) at the session's start and right before each call
+// of an atreides MCP tool; a failure leaves the server to its fallback,
+// said once in the log.
+func bindCaller(c *engine.Call, root string) {
+	ev := c.Event
+	ours := ev.Kind == event.PreTool && strings.HasPrefix(string(ev.Tool.Name), "mcp:atreides__")
+	if ev.Kind != event.SessionStart && !ours {
+		return
+	}
+	if ev.Kind == event.SessionStart {
+		PruneBindings(root)
+	}
+	if err := BindCaller(root, ev.SessionID); err != nil {
+		c.Env.Logf("mcp caller binding: %v", err)
+	}
+}
+
 func handle(c *engine.Call, root string, opts func() Options) (event.Result, error) {
 	b, ev := bgtasks.Key.Of(c.State.Project), c.Event
+	bindCaller(c, root)
 	if len(b.Tasks) == 0 {
 		return event.Result{}, nil
 	}

@@ -29,6 +29,9 @@ type Request struct {
 	// Path is the chain of background agents the launcher runs under
 	// (empty for a session's own agents), from its environment.
 	Path []string
+	// ParentModel is the launching agent's model on Host ("" unknown),
+	// and Operation the operation the launch names ("": the agent's).
+	ParentModel, Operation string
 }
 
 // MaxPrompt bounds a prompt: it is passed to the CLI as one argument.
@@ -38,22 +41,15 @@ const MaxPrompt = 100 << 10
 // one is in prompt.md.
 const promptHead = 200
 
-// Categories are the kinds of work delegate_task may name instead of an
-// agent; a category runs with the host's own default agent and no roster
-// prompt.
-var Categories = []string{"quick", "deep", "writing", "general"}
-
 // Add validates a request, queues its task and writes its prompt file
 // (the agent's role, the skills' text, then the prompt). Call it inside
 // [Registry.Update], which starts it when its key has room.
 func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Task, error) {
-	q.Agent = strings.ToLower(strings.TrimSpace(q.Agent))
 	// The model knows the roster's agents by the names the host shows
 	// (atreides-explore); the task records the roster's id, as a name
 	// from before the prefix would be.
-	if a, ok := r.Opts.Roster.Get(q.Agent); ok {
-		q.Agent = a.ID
-	}
+	ch, chErr := r.Opts.Choose(q.Host, q.Agent, q.ParentModel, q.Operation)
+	q.Agent = ch.Agent
 	// Atreides's plugin inside the host runs the task: no headless
 	// command is needed.
 	plugin := q.Facts != nil && q.Facts.PluginRunsTasks
@@ -62,8 +58,8 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 		return nil, errors.New("the prompt is empty: say what the task must do")
 	case len(q.Prompt) > MaxPrompt:
 		return nil, fmt.Errorf("the prompt is %d bytes, more than %d: put the material in a file and name it in the prompt", len(q.Prompt), MaxPrompt)
-	case !r.known(q.Agent):
-		return nil, fmt.Errorf("unknown agent %q: use one of %s", q.Agent, strings.Join(r.names(), ", "))
+	case chErr != nil:
+		return nil, chErr
 	case plugin:
 	case r.Opts.Commands[q.Host] == nil:
 		return nil, fmt.Errorf("no headless command is configured for host %q (background.commands)", q.Host)
@@ -84,22 +80,45 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 	if plugin {
 		runner = RunnerOpenCode
 	}
+	task := bgtasks.Task{
+		Parent: q.Parent, ParentAgent: q.ParentAgent, Host: q.Host, Runner: runner,
+		Agent: q.Agent, Description: q.Description, Skills: q.Skills,
+		Key: r.Opts.KeyOf(q.Facts, q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
+		Tools: string(ch.Tools), Model: ch.Model, Operation: ch.Operation,
+	}
+	var argv, fixup []string
+	if !plugin {
+		if argv, err = r.command(&task); err != nil {
+			return nil, err
+		}
+		fixup = r.fixupCommand(&task)
+	}
 	head := q.Prompt
 	if len(head) > promptHead {
 		head = head[:promptHead] + "…"
 	}
-	t := Add(bgtasks.Key.Of(p), bgtasks.Task{
-		Parent: q.Parent, ParentAgent: q.ParentAgent, Host: q.Host, Runner: runner,
-		Agent: q.Agent, Description: q.Description, Prompt: head, Skills: q.Skills,
-		Key: r.Opts.KeyOf(q.Facts, q.Host, q.Agent), Path: append(slices.Clone(q.Path), q.Agent), Resume: q.Resume,
-	}, now)
+	task.Prompt = head
+	t := Add(bgtasks.Key.Of(p), task, now)
 	dir := Dir(r.Root, t.ID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	full := fmt.Sprintf("You are the %s agent, running as atreides background task %s for another agent. Work in this project; when done, answer with your findings or what you changed, as the final message.\n\n%s%s%s", q.Agent, t.ID, role, skills, q.Prompt)
+	if r.Opts.Structured && q.Resume == "" {
+		full += "\n\n" + delegation.ReturnInstructions(t.ID)
+	}
 	if err := os.WriteFile(filepath.Join(dir, "prompt.md"), []byte(full), 0o600); err != nil {
 		return nil, err
+	}
+	if argv != nil {
+		if err := writeArgv(dir, argvFile, argv); err != nil {
+			return nil, err
+		}
+	}
+	if fixup != nil {
+		if err := writeArgv(dir, fixupFile, fixup); err != nil {
+			return nil, err
+		}
 	}
 	return t, nil
 }
@@ -114,23 +133,6 @@ func pendingCount(b *bgtasks.Background) int {
 		}
 	}
 	return n
-}
-
-// known reports whether a task may run as the agent: a roster subagent
-// or a category.
-func (r *Registry) known(name string) bool {
-	if a, ok := r.Opts.Roster.Get(name); ok {
-		return a.Mode == agents.Subagent
-	}
-	return slices.Contains(Categories, name)
-}
-
-func (r *Registry) names() []string {
-	var out []string
-	for _, a := range r.Opts.Roster.Subagents() {
-		out = append(out, a.HostName())
-	}
-	return append(out, Categories...)
 }
 
 // brief is what a task's prompt starts with: its roster agent's own

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/event"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,6 +36,10 @@ func TestMain(m *testing.M) {
 
 const superviseEnv = "ATREIDES_TEST_SUPERVISE"
 
+// testHeadless is a host whose CLI takes no flags for modes, as the
+// host registry would give it.
+var testHeadless = map[string]*event.Headless{"claude": {}}
+
 func testExe() []string {
 	exe, _ := os.Executable()
 	return []string{"env", superviseEnv + "=1", exe, "-test.run=^$", "--"}
@@ -61,6 +66,7 @@ func TestLoadTwentyTasksFourKeys(t *testing.T) {
 	configtest.Trust(t, root) // the background command runs a program
 	o := LoadOptions(root)
 	o.Exe = testExe()
+	o.Headless = testHeadless
 	r := Open(root, o)
 	agents := []string{"explore", "librarian", "build", "plan"}
 	parents := []string{"p1", "p2", "p3", "p4", "p5"}

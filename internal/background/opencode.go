@@ -23,6 +23,11 @@ type Start struct {
 	Agent  string `json:"agent,omitempty"`
 	Prompt string `json:"prompt"`
 	Title  string `json:"title"`
+	// Model is the task's model ("provider/model", as OpenCode names
+	// one; "" for the agent's own), and Session the child session a
+	// resume prompts again instead of creating one.
+	Model   string `json:"model,omitempty"`
+	Session string `json:"session,omitempty"`
 }
 
 // Launched is the plugin's report of a launch: the child session's id,
@@ -127,7 +132,11 @@ func Tick(b *bgtasks.Background, in TickIn, l Limits, tm Timing, now time.Time) 
 			// Handed out once: Observed marks it taken until the child's
 			// id comes back (or LaunchLost gives up on it).
 			t.Observed = now
-			out.Launch = append(out.Launch, Start{Task: t.ID, Parent: t.Parent, Agent: t.Agent, Prompt: t.Prompt, Title: title(t)})
+			st := Start{Task: t.ID, Parent: t.Parent, Agent: t.Agent, Prompt: t.Prompt, Title: title(t), Model: t.Model}
+			if old := b.Task(t.Resume); old != nil {
+				st.Session = old.Child
+			}
+			out.Launch = append(out.Launch, st)
 		}
 	}
 	return out

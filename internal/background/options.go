@@ -4,7 +4,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/delegation"
 	"maps"
-	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
@@ -36,6 +35,17 @@ type Options struct {
 	// Exe is the supervisor's argv before the task id ("atreides bg
 	// run"); tests put their own binary here.
 	Exe []string
+	// Categories are background.categories; Timeouts the timeout of each
+	// operation (see [Options.Choose]).
+	Categories map[string]Category
+	Timeouts   map[string]time.Duration
+	// Structured asks each task for the return object and sends an
+	// invalid one back once (background.structured).
+	Structured bool
+	// Headless is each host's flags for a task's mode and model (the
+	// host registry's, set by the caller like SkillDirs; nil: the
+	// templates run as written, and only a task with full tools may run).
+	Headless map[string]*event.Headless
 }
 
 // hostBlockCap is Claude Code's cap on consecutive blocked stops.
@@ -55,6 +65,14 @@ func FromConfig(cfg *config.Config) Options {
 		Notify:     c.Notify,
 		MaxBlocks:  min(max(maxBlocks, 0), hostBlockCap-1),
 		Delegation: delegation.FromConfig(&cfg.Delegation),
+		Categories: categoriesFrom(c.Categories),
+		Timeouts:   map[string]time.Duration{},
+		Structured: c.Structured,
+	}
+	for op, m := range c.Timeouts {
+		if m > 0 {
+			o.Timeouts[op] = time.Duration(m) * time.Minute
+		}
 	}
 	// A roster with a broken agent keeps the rest (the hook reports it).
 	o.Roster, _ = agents.FromConfig(cfg.Agents)
@@ -81,17 +99,37 @@ func (o Options) KeyOf(facts *event.HostFacts, host, agent string) string {
 }
 
 // Argv fills a command template: {prompt} is the task's prompt, {dir}
-// its output directory, {session} the CLI session it resumes.
-func Argv(tmpl []string, prompt, dir, session string) []string {
-	out := slices.Clone(tmpl)
-	for i, a := range out {
+// its output directory, {session} the CLI session it resumes; {mode} and
+// {model} become zero or more arguments (see [Launch.Args]).
+func Argv(tmpl []string, prompt, dir, session string, mode, model []string) []string {
+	out := make([]string, 0, len(tmpl)+len(mode)+len(model))
+	for _, a := range tmpl {
 		switch a {
 		case "{prompt}":
-			out[i] = prompt
+			a = prompt
 		case "{dir}":
-			out[i] = dir
+			a = dir
 		case "{session}":
-			out[i] = session
+			a = session
+		case "{mode}":
+			out = append(out, mode...)
+			continue
+		case "{model}":
+			out = append(out, model...)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// HeadlessOf is each host's headless flags from the host registry's
+// facts (all.Facts()), for [Options.Headless].
+func HeadlessOf(facts map[string]*event.HostFacts) map[string]*event.Headless {
+	out := make(map[string]*event.Headless, len(facts))
+	for n, f := range facts {
+		if f != nil && f.Headless != nil {
+			out[n] = f.Headless
 		}
 	}
 	return out

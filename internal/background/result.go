@@ -11,6 +11,9 @@ import (
 const (
 	PathEnv = "ATREIDES_BG_PATH"
 	TaskEnv = "ATREIDES_BG_TASK"
+	// ModelEnv is the model a task runs on ("" for the CLI's default), so
+	// a task it launches inherits it (the parent's model).
+	ModelEnv = "ATREIDES_BG_MODEL"
 )
 
 // ResultOf is the whole answer of task id: its result.md, else stored,

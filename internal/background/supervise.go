@@ -1,6 +1,7 @@
 package background
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,7 +51,15 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	if err != nil || !mine {
 		return err
 	}
-	status, ans, errText := r.run(&t, session, term)
+	prompt, err := PromptOf(r.Root, t.ID)
+	if err != nil {
+		prompt = ""
+	}
+	status, ans, errText := r.run(&t, argvFile, prompt, session, term)
+	fixed := false
+	if status == Completed && r.Opts.Structured {
+		status, ans, errText, fixed = r.checkReturn(&t, ans, term)
+	}
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {
 		cur := bgtasks.Key.Of(p).Task(id)
 		if cur == nil {
@@ -58,6 +67,12 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 		}
 		if ans.Session != "" {
 			cur.Child = ans.Session
+		}
+		if status == timedOut {
+			status, cur.TimedOut = Failed, true
+		}
+		if fixed {
+			cur.Fixups++
 		}
 		summary := ans.Text
 		if r.Opts.ResultMax > 0 && len(summary) > r.Opts.ResultMax {
@@ -69,21 +84,20 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 }
 
 // run runs the task's CLI and says how it ended; a signal on term
-// cancels it.
-func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (string, Answer, string) {
+// cancels it. A task past its operation's timeout is stopped, its output
+// so far kept as its answer, and marked timed out (resumable).
+func (r *Registry) run(t *bgtasks.Task, file, prompt, session string, term <-chan os.Signal) (string, Answer, string) {
 	dir := Dir(r.Root, t.ID)
-	prompt, err := PromptOf(r.Root, t.ID)
+	if prompt == "" {
+		return Failed, Answer{}, "the prompt file is missing or empty"
+	}
+	argv, note, err := r.Opts.taskArgv(t, file, prompt, dir, session)
 	if err != nil {
-		return Failed, Answer{}, "the prompt file is missing: " + err.Error()
+		return Failed, Answer{}, err.Error()
 	}
-	tmpl := r.Opts.Commands[t.Host]
-	if t.Resume != "" {
-		tmpl = r.Opts.Resume[t.Host]
+	if note != "" {
+		r.Logf("background task %s: %s", t.ID, note)
 	}
-	if len(tmpl) == 0 {
-		return Failed, Answer{}, "no headless command is configured for host " + t.Host
-	}
-	argv := Argv(tmpl, prompt, dir, session)
 	stdout, err1 := os.Create(filepath.Join(dir, "stdout"))
 	stderr, err2 := os.Create(filepath.Join(dir, "stderr"))
 	if err := errors.Join(err1, err2); err != nil {
@@ -91,13 +105,10 @@ func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (
 	}
 	defer stdout.Close()
 	defer stderr.Close()
-	timeout := r.Opts.Timeout
-	if timeout <= 0 {
-		timeout = 30 * time.Minute
-	}
+	timeout := r.Opts.TimeoutOf(t.Operation)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = r.Root, stdout, stderr
-	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, PathEnv+"="+strings.Join(t.Path, ","), "ATREIDES_BG_PARENT="+t.Parent)
+	cmd.Env = append(os.Environ(), TaskEnv+"="+t.ID, PathEnv+"="+strings.Join(t.Path, ","), "ATREIDES_BG_PARENT="+t.Parent, ModelEnv+"="+t.Model)
 	// Its own group, so that a timeout or a cancel stops what it started.
 	cmd.SysProcAttr = ownGroup()
 	select {
@@ -119,15 +130,14 @@ func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (
 	case <-timer.C:
 		killGroup(cmd.Process.Pid)
 		<-done
-		return Failed, Answer{}, fmt.Sprintf("timed out after %s (background.timeout_minutes); output in %s", timeout, rel(t.ID))
+		ans := r.keep(dir, stdout.Name())
+		return timedOut, ans, fmt.Sprintf("timed out after %s (a %s task: background.timeouts.%s); stopped with its partial output kept in %s; continue it with delegate_task resume=%s", timeout, t.Operation, cmp.Or(t.Operation, "timeout_minutes"), rel(t.ID), t.ID)
 	case <-term: // cancelled: the task is already marked so
 		killGroup(cmd.Process.Pid)
 		<-done
 		return Cancelled, Answer{}, "cancelled"
 	}
-	out, _ := os.ReadFile(stdout.Name())
-	ans := ParseAnswer(out)
-	_ = os.WriteFile(filepath.Join(dir, "result.md"), []byte(ans.Text), 0o600)
+	ans := r.keep(dir, stdout.Name())
 	var ee *exec.ExitError
 	switch {
 	case errors.As(werr, &ee):
@@ -139,6 +149,19 @@ func (r *Registry) run(t *bgtasks.Task, session string, term <-chan os.Signal) (
 	}
 	return Completed, ans, ""
 }
+
+// keep reads the CLI's answer from its stdout (whole or cut short) into
+// result.md.
+func (r *Registry) keep(dir, stdout string) Answer {
+	out, _ := os.ReadFile(stdout)
+	ans := ParseAnswer(out)
+	_ = os.WriteFile(filepath.Join(dir, "result.md"), []byte(ans.Text), 0o600)
+	return ans
+}
+
+// timedOut is run's status of a task stopped at its deadline: failed,
+// and marked resumable.
+const timedOut = "timed out"
 
 func rel(id string) string { return filepath.Join(".atreides", "background", id) }
 

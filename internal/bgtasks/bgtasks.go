@@ -64,6 +64,19 @@ type Task struct {
 	// Blocks counts the parent's stops blocked while this task was
 	// pending (the stop gate's bound holds per batch).
 	Blocks int `json:"blocks,omitempty"`
+
+	// Tools, Model and Operation are what the task runs as
+	// (background.Choose): its agent's tool permission, its model (""
+	// for the CLI's default) and the operation its timeout follows.
+	Tools     string `json:"tools,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Operation string `json:"operation,omitempty"`
+	// TimedOut is set when the task was stopped at its deadline: its
+	// partial output is its result and it may be resumed.
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Fixups counts the times an invalid structured return was sent back
+	// to the task (at most once).
+	Fixups int `json:"fixups,omitempty"`
 }
 
 // Task returns the task with the id, or nil.
@@ -82,6 +95,28 @@ var Key = state.RegisterProject(5, "background", "background", (*Background).fie
 func (b *Background) fields(c *binrec.Codec) {
 	c.Int(&b.NextID)
 	binrec.List(c, &b.Tasks, (*Task).fields)
+	// Fields added later follow the list, written only when a task has
+	// one set: a record written before them reads as without them, and
+	// one without them is written as before.
+	if c.More(b.anyMore()) {
+		binrec.Each(c, b.Tasks, (*Task).more)
+	}
+}
+
+func (b *Background) anyMore() bool {
+	for i := range b.Tasks {
+		t := &b.Tasks[i]
+		if t.Tools != "" || t.Model != "" || t.Operation != "" || t.TimedOut || t.Fixups != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Task) more(c *binrec.Codec) {
+	c.Str(&t.Tools, &t.Model, &t.Operation)
+	c.Bool(&t.TimedOut)
+	c.Int(&t.Fixups)
 }
 
 func (t *Task) fields(c *binrec.Codec) {

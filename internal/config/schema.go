@@ -669,6 +669,16 @@ type Background struct {
 	Notify      bool `yaml:"notify"`
 	// OpenCode times the OpenCode runner.
 	OpenCode BackgroundOpenCode `yaml:"opencode"`
+	// Categories are the kinds of work delegate_task may name instead of
+	// an agent, with their tools, model by host and operation.
+	Categories map[string]BackgroundCategory `yaml:"categories"`
+	// Timeouts are the minutes a task may run, by operation (research,
+	// planning, implementation, simple): past it the task is stopped, its
+	// partial output kept and the task left resumable.
+	Timeouts map[string]int `yaml:"timeouts"`
+	// Structured asks every task for the return object (status, summary,
+	// artifacts, ...); an invalid one is sent back to the task once.
+	Structured bool `yaml:"structured"`
 }
 
 // Review configures the multi-model review: the same review prompt run
@@ -691,6 +701,25 @@ type Reviewer struct {
 	Host  string `yaml:"host"`
 	Model string `yaml:"model"`
 }
+
+// BackgroundCategory is one category of delegate_task: the host's
+// default agent with these tools, this model by host ("" or absent: the
+// launching agent's, else the CLI's own) and this operation's timeout.
+type BackgroundCategory struct {
+	Tools     AgentTools          `yaml:"tools"`
+	Model     map[string]string   `yaml:"model"`
+	Operation BackgroundOperation `yaml:"operation"`
+}
+
+// BackgroundOperation is the kind of work a task does, which sets its
+// timeout (004's delegation safety).
+type BackgroundOperation string
+
+func (BackgroundOperation) values() []string {
+	return []string{"research", "planning", "implementation", "simple"}
+}
+
+func (v BackgroundOperation) checkText(s string) string { return oneOf(s, v.values()...) }
 
 // BackgroundOpenCode times the OpenCode runner: how often the plugin
 // looks at the child sessions, and when a child is complete or stale.

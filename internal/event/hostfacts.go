@@ -57,6 +57,9 @@ type HostFacts struct {
 	// SkillDirs are the host's own skill folders, relative to the project
 	// root.
 	SkillDirs []string
+	// Headless is how a background task runs the host's CLI as its agent
+	// (nil: the host's tasks run in its plugin, or not at all).
+	Headless *Headless
 }
 
 // Transcript is a transcript format atreides can read.

@@ -19,10 +19,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/atreides-dev/atreides/internal/agenttools"
+	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/fleet"
 	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/host/claude"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/state"
 )
 
 // New builds the MCP server for the project at root. host is the host that
@@ -43,8 +45,15 @@ func newServer(root, host string, getenv func(string) string, version string, to
 	log := project.NewLog(project.StateDir(root))
 	st.OnRecover = func(msg string) { log.Logf("state store: %s", msg) }
 	env := func() *agenttools.Env {
+		// The session the environment names (Claude Code's), else the one
+		// the host process's hooks bound this server to: read per call, as
+		// a /clear starts another session in the same process.
+		sess := ""
+		if id, _ := state.EnvSession(getenv); id == "" {
+			sess = background.BoundCaller(root)
+		}
 		return &agenttools.Env{
-			Root: root, Store: st, Host: host, Now: time.Now, Getenv: getenv, Logf: log.Logf,
+			Root: root, Store: st, Host: host, Session: sess, Named: true, Now: time.Now, Getenv: getenv, Logf: log.Logf,
 			Hosts: all.Facts(), DefaultHost: defaultHost, Guard: all.Guard(), SkillDirs: all.SkillDirs(),
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,7 +40,8 @@ type LineTransport struct {
 
 // Connect implements mcp.Transport.
 func (t *LineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{out: t.Out, lines: make(chan inLine), closed: make(chan struct{})}
+	c := &lineConn{out: t.Out, lines: make(chan inLine), closed: make(chan struct{}),
+		pending: map[string]bool{}, answered: make(chan struct{}, 1)}
 	go c.readLoop(t.In)
 	return c, nil
 }
@@ -59,7 +61,22 @@ type lineConn struct {
 	lines     chan inLine
 	closeOnce sync.Once
 	closed    chan struct{}
+
+	// pending are the ids of the calls read and not yet answered; answered
+	// is signalled when one is. When the input ends, Read waits for them
+	// (see [drainMax]) before it reports the end, which closes the
+	// connection: a reply written after that would be dropped.
+	pendMu   sync.Mutex
+	pending  map[string]bool
+	answered chan struct{}
 }
+
+// drainMax bounds how long the server, its input closed, still answers
+// the calls it was running: as long as the longest a tool waits
+// (background_output's and a synchronous delegate_task's wait, 600 s by
+// default); a client that went away entirely makes the writes fail
+// sooner.
+const drainMax = 10 * time.Minute
 
 // readLoop reads lines until the input ends. It runs on its own so that
 // Close can unblock a Read waiting for input (a read of stdin cannot be
@@ -101,10 +118,12 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case l = <-c.lines:
 		}
 		if l.err != nil {
+			c.drain(ctx)
 			return nil, l.err
 		}
 		msg, refusal := decodeLine(l.text, l.tooLong)
 		if refusal == nil {
+			c.track(msg)
 			return msg, nil
 		}
 		if err := c.writeLine(refusal); err != nil {
@@ -112,6 +131,74 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		}
 	}
 }
+
+// drain waits until every call read has been answered, the connection
+// is closed, ctx is done or drainMax has passed.
+func (c *lineConn) drain(ctx context.Context) {
+	timer := time.NewTimer(drainMax)
+	defer timer.Stop()
+	for {
+		c.pendMu.Lock()
+		n := len(c.pending)
+		c.pendMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-c.closed:
+			return
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// track records a call read; a cancelled call gets no reply (MCP's
+// notifications/cancelled), so it is pending no more.
+func (c *lineConn) track(msg jsonrpc.Message) {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok {
+		return
+	}
+	c.pendMu.Lock()
+	defer c.pendMu.Unlock()
+	if req.ID.IsValid() {
+		c.pending[idKey(req.ID)] = true
+		return
+	}
+	if req.Method != "notifications/cancelled" {
+		return
+	}
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &p) == nil {
+		if id, err := jsonrpc.MakeID(p.RequestID); err == nil && id.IsValid() {
+			delete(c.pending, idKey(id))
+		}
+	}
+}
+
+// answer records the reply to a call.
+func (c *lineConn) answer(msg jsonrpc.Message) {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || !resp.ID.IsValid() {
+		return
+	}
+	c.pendMu.Lock()
+	delete(c.pending, idKey(resp.ID))
+	c.pendMu.Unlock()
+	select {
+	case c.answered <- struct{}{}:
+	default:
+	}
+}
+
+// idKey tells ids apart by type as well as value (1 and "1" are two).
+func idKey(id jsonrpc.ID) string { return fmt.Sprintf("%T:%v", id.Raw(), id.Raw()) }
 
 // wireError is a JSON-RPC error response written by the transport itself:
 // the SDK's encoder omits a null id, which an error about an unreadable
@@ -178,7 +265,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encode message: %w", err)
 	}
-	return c.writeLine(b)
+	err = c.writeLine(b)
+	c.answer(msg)
+	return err
 }
 
 func (c *lineConn) writeLine(b []byte) error {

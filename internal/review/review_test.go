@@ -72,7 +72,10 @@ func reviewProject(t *testing.T) (string, *background.Registry) {
 		}
 		fmt.Fprintf(&cmds, "    %s: [cat, %q]\n", host, f)
 	}
-	cfg := "background:\n  commands:\n" + cmds.String() + "    broken: [sh, -c, 'echo boom >&2; exit 3']\n    slow: [sleep, '60']\n"
+	// The stand-in hosts have no read-only mode atreides knows, so the
+	// reviewers run as a full agent here (background.Command refuses a
+	// read-only one); what runs them is not what these tests are about.
+	cfg := "review:\n  agent: build\nbackground:\n  commands:\n" + cmds.String() + "    broken: [sh, -c, 'echo boom >&2; exit 3']\n    slow: [sleep, '60']\n"
 	if err := os.MkdirAll(filepath.Join(root, ".atreides"), 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -400,10 +400,17 @@ function backgroundRunner(engine: Engine, directory: string, client: Json, log: 
 // waiting; the report names the child or why it did not start.
 async function launch(client: Json, l: Json): Promise<Json> {
   try {
-    const created = await client.session.create({ body: { parentID: l.parent, title: l.title } })
-    const child = created?.data?.id ?? created?.id
-    if (!child) throw new Error(`no session id in ${JSON.stringify(created?.error ?? created).slice(0, 200)}`)
+    // A resume prompts the earlier task's child session again.
+    let child = l.session
+    if (!child) {
+      const created = await client.session.create({ body: { parentID: l.parent, title: l.title } })
+      child = created?.data?.id ?? created?.id
+      if (!child) throw new Error(`no session id in ${JSON.stringify(created?.error ?? created).slice(0, 200)}`)
+    }
     const body: Json = { parts: [{ type: "text", text: l.prompt }] }
+    // The task's model ("provider/model"): category, agent, then parent.
+    const slash = typeof l.model === "string" ? l.model.indexOf("/") : -1
+    if (slash > 0) body.model = { providerID: l.model.slice(0, slash), modelID: l.model.slice(slash + 1) }
     // An agent OpenCode does not know (the roster not installed) would
     // fail the prompt after it was accepted: its default agent runs it.
     if (l.agent && (await openCodeAgents(client)).has(l.agent)) body.agent = l.agent

@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/bgtasks"
+	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/state"
 	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	fg "github.com/atreides-dev/atreides/test/e2e/fakegemini"
@@ -45,6 +46,7 @@ func TestBackgroundClaude(t *testing.T) {
 		}},
 	})
 	p.WriteFile("README.md", "# demo\n", 0o644)
+	plainReturns(t, p.Dir)
 	p.InstallAtreides()
 	path := strings.Join([]string{filepath.Dir(claudeBin), filepath.Dir(atreidesBin), os.Getenv("PATH")}, string(os.PathListSeparator))
 	r := p.RunClaude("survey the project in the background", RunOpts{Env: []string{"PATH=" + path}})
@@ -145,11 +147,25 @@ func TestBackgroundHeadless(t *testing.T) {
 // the CLI it starts inherit this process's environment.
 func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 	t.Helper()
+	return runTask(t, dir, atreides, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."})
+}
+
+// runTask queues the request as the MCP tool would (each host's flags
+// from the host registry) and waits for its task to end.
+func runTask(t *testing.T, dir, atreides string, q background.Request) bgtasks.Task {
+	t.Helper()
+	plainReturns(t, dir)
 	r := background.Open(dir, background.LoadOptions(dir))
 	r.Opts.Exe = []string{atreides, "bg", "run"}
+	// As the MCP server does: each host's flags from the host registry.
+	r.Opts.Headless = background.HeadlessOf(all.Facts())
 	ctx := context.Background()
+	id := ""
 	err := r.Update(ctx, func(p *state.Project, now time.Time) error {
-		_, err := r.Add(p, background.Request{Parent: "parent-1", Host: host, Agent: "explore", Description: "answer", Prompt: "Give the answer."}, now)
+		tk, err := r.Add(p, q, now)
+		if err == nil {
+			id = tk.ID
+		}
 		return err
 	})
 	if err != nil {
@@ -157,7 +173,7 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 	}
 	var task bgtasks.Task
 	for deadline := time.Now().Add(runTimeout); ; time.Sleep(200 * time.Millisecond) {
-		err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task("bg-1"); return nil })
+		err := r.Update(ctx, func(p *state.Project, _ time.Time) error { task = *bgtasks.Key.Of(p).Task(id); return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +181,25 @@ func runBackgroundTask(t *testing.T, dir, atreides, host string) bgtasks.Task {
 			return task
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bg-1 still %s after %s", task.Status, runTimeout)
+			t.Fatalf("%s still %s after %s", id, task.Status, runTimeout)
 		}
+	}
+}
+
+// plainReturns turns structured returns off in the project at dir when
+// it has no configuration of its own: these tests' fake models answer a
+// task in prose, which a structured task would send back to be fixed
+// (internal/background's TestInvalidReturnSentBackOnce proves that).
+func plainReturns(t *testing.T, dir string) {
+	t.Helper()
+	path := filepath.Join(dir, ".atreides", "config.yaml")
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("background:\n  structured: false\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

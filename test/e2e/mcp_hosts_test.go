@@ -21,6 +21,7 @@ import (
 func TestGeminiMCPTools(t *testing.T) {
 	p := newGeminiProject(t, fg.Script{Steps: []fg.Step{
 		fg.Do(fg.Call{Name: "mcp_atreides_todo_add", Args: map[string]any{"title": "added over gemini mcp"}}),
+		fg.Do(fg.Call{Name: "mcp_atreides_session_status", Args: map[string]any{}}),
 		fg.Text("done"),
 	}})
 	out := p.Atreides("install", "gemini")
@@ -45,8 +46,14 @@ func TestGeminiMCPTools(t *testing.T) {
 		}
 	}
 	frs := p.Fake.FunctionResponses()
-	if len(frs) != 1 || !strings.Contains(frs[0].Text(), "added todo #1 (task): added over gemini mcp") {
-		t.Errorf("todo_add's result did not reach the model: %+v", frs)
+	if len(frs) != 2 || !strings.Contains(frs[0].Text(), "added todo #1 (task): added over gemini mcp") {
+		t.Fatalf("todo_add's result did not reach the model: %+v", frs)
+	}
+	// Gemini CLI tells its MCP server nothing of the session: the server
+	// is bound to it by the host process its hooks ran under (issue 36:
+	// on main it took the project's most recently active session).
+	if st := frs[1].Text(); !strings.Contains(st, "(named by the host)") || !strings.Contains(st, "Session "+onlySession(t, p)) {
+		t.Errorf("session_status over Gemini's MCP is not bound to the calling session:\n%s", st)
 	}
 	if list := p.Atreides("todo", "list"); !strings.Contains(list, "added over gemini mcp") {
 		t.Errorf("todo list:\n%s", list)
@@ -85,6 +92,7 @@ func TestCodexMCPTools(t *testing.T) {
 		t.Run(strings.TrimPrefix(scope, "--"), func(t *testing.T) {
 			p := newCodexProject(t, fo.Script{Steps: []fo.Step{
 				{Call: &fo.Call{Namespace: "mcp__atreides", Name: "todo_add", Arguments: map[string]any{"title": "added over codex mcp"}}},
+				{Call: &fo.Call{Namespace: "mcp__atreides", Name: "session_status", Arguments: map[string]any{}}},
 				fo.Text("done"),
 			}})
 			if scope == "--project" {
@@ -111,6 +119,12 @@ func TestCodexMCPTools(t *testing.T) {
 			}
 			if list := p.Atreides("todo", "list"); !strings.Contains(list, "added over codex mcp") {
 				t.Errorf("todo list:\n%s", list)
+			}
+			// Codex tells its MCP server nothing of the session: the server
+			// is bound to it by the host process its hooks ran under (issue
+			// 36: on main it took the project's most recently active one).
+			if st, _ := p.Fake.CallOutput(fo.CallID(1)); !strings.Contains(st, "(named by the host)") || !strings.Contains(st, "Session "+onlySession(t, p)) {
+				t.Errorf("session_status over Codex's MCP is not bound to the calling session:\n%s", st)
 			}
 		})
 	}
@@ -150,4 +164,19 @@ func namespaceTools(tools []json.RawMessage, ns string) []string {
 		}
 	}
 	return names
+}
+
+// onlySession is the one session atreides recorded in the project.
+func onlySession(t *testing.T, p interface{ Atreides(...string) string }) string {
+	t.Helper()
+	var doc struct {
+		Sessions []struct {
+			ID string `json:"id"`
+		} `json:"sessions"`
+	}
+	out := p.Atreides("status", "--json")
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Sessions) != 1 {
+		t.Fatalf("atreides status --json (want one session): %v\n%s", err, out)
+	}
+	return doc.Sessions[0].ID
 }

@@ -27,6 +27,8 @@ var Facts = event.HostFacts{
 	// above a file it reads unless the root has a CLAUDE.md of its own.
 	Rules:     event.RulesLoad{Dirs: []string{".claude/rules"}, Nested: true, NestedUnlessInstructions: true},
 	SkillDirs: []string{".claude/skills"},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on

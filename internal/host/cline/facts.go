@@ -25,6 +25,8 @@ var Facts = event.HostFacts{
 	// the 3.0.65 binary's search paths; ~/.cline/skills and
 	// ~/.agents/skills are the user's).
 	SkillDirs: []string{".clinerules/skills", ".cline/skills", ".agents/skills"},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts this host has none of, on purpose (each checked

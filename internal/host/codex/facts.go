@@ -22,6 +22,8 @@ var Facts = event.HostFacts{
 	// request the fake model receives): the model calls the bare name.
 	Rules:     event.RulesLoad{UpToCwd: true},
 	SkillDirs: []string{".agents/skills"},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on

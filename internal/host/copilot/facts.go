@@ -28,6 +28,8 @@ var Facts = event.HostFacts{
 	// (seen in the fake model's requests), whether or not the root has
 	// one; the root's own sits in the system prompt (Instructions).
 	Rules: event.RulesLoad{Nested: true},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of,

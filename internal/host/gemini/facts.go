@@ -19,6 +19,8 @@ var Facts = event.HostFacts{
 	// seen in the declarations the fake model receives).
 	ToolPrefix: "mcp_atreides_",
 	SkillDirs:  []string{".gemini/skills"},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on

@@ -37,8 +37,9 @@ var Facts = event.HostFacts{
 
 // Lacks are the facts Kilo Code has none of, as OpenCode: no transcript
 // file (the mapper reports the context's size); models from any provider;
-// its edit and write tools do not refuse an unread file.
-var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite"}
+// its edit and write tools do not refuse an unread file; no headless CLI
+// runs its background tasks (the plugin does, as its agent).
+var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless"}
 
 // flavor is Kilo Code as the OpenCode adapter, mapper and plugin install
 // take it: at every start Kilo installs @kilocode/plugin into each config

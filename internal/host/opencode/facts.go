@@ -31,5 +31,6 @@ var Facts = event.HostFacts{
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on
 // purpose: no transcript file (the mapper reports the context's size);
-// models from any provider; its edit and write tools no longer check.
-var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite"}
+// models from any provider; its edit and write tools no longer check; no
+// headless CLI runs its background tasks (the plugin does, as its agent).
+var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless"}

@@ -24,6 +24,8 @@ var Facts = event.HostFacts{
 	// touched).
 	Rules:     event.RulesLoad{Dirs: []string{".qwen/rules"}, UpToCwd: true},
 	SkillDirs: []string{".qwen/skills"},
+	// How a background task runs its CLI (background.go).
+	Headless: &headless,
 }
 
 // Lacks are the facts (fields of event.HostFacts) this host has none of, on
