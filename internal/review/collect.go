@@ -29,9 +29,9 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 	if poll <= 0 {
 		poll = 500 * time.Millisecond
 	}
-	// A written report is final: its tasks may have been forgotten since.
-	if rep, err := readReport(reg.Root, run); err == nil {
-		return rep, true, nil
+	// A final report is kept: its tasks may have been forgotten since.
+	if run.Final != nil {
+		return run.Final, true, nil
 	}
 	until := reg.Now().Add(wait)
 	for {
@@ -70,6 +70,10 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 func finish(ctx context.Context, reg *background.Registry, run *Run, rep *Report) (*Report, bool, error) {
 	if err := write(reg.Root, rep); err != nil {
 		return nil, false, err
+	}
+	run.Final = rep
+	if err := save(reg.Root, run); err != nil {
+		return nil, false, fmt.Errorf("keep the review report: %w", err)
 	}
 	err := reg.Update(ctx, func(p *state.Project, _ time.Time) error {
 		b := bgtasks.Key.Of(p)

@@ -227,3 +227,33 @@ func TestReportRefusesLinks(t *testing.T) {
 		t.Errorf("written through the link: %v", names)
 	}
 }
+
+// TestFinalReportIsTheRecords: once a review is final, collecting it again
+// gives the report kept in its record under .atreides, not the copy in the
+// task's directory, which may be outside .atreides (tasks.dir) where the
+// agent writes: a forged copy there changes nothing the user is shown.
+func TestFinalReportIsTheRecords(t *testing.T) {
+	root, reg := reviewProject(t)
+	o := LoadOptions(root)
+	ctx := context.Background()
+	run, err := Start(ctx, reg, o, Request{Hosts: []string{"alpha"}, Dir: filepath.Join("specs", "1_x", "reviews"), Parent: "cli"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, done, err := Collect(ctx, reg, run, 30*time.Second, 50*time.Millisecond); err != nil || !done {
+		t.Fatalf("collect: done %v, %v", done, err)
+	}
+	_, js := (&Report{ID: run.ID, Dir: run.Dir}).Paths()
+	forged := `{"id":"` + run.ID + `","reviewers":[{"host":"alpha","outcome":"answered"}],"findings":[]}`
+	if err := os.WriteFile(filepath.Join(root, js), []byte(forged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(root, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, done, err := Collect(ctx, reg, again, 0, 50*time.Millisecond)
+	if err != nil || !done || len(rep.Findings) != 2 {
+		t.Fatalf("collect again: done %v, %v, findings %+v", done, err, rep)
+	}
+}
