@@ -7,6 +7,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -187,8 +188,16 @@ func clampLine(n float64) int {
 }
 
 // cleanFile makes paths comparable: forward slashes, no "./", no
-// trailing spaces; "" stays "" (a finding about the whole change).
+// trailing spaces; "" stays "" (a finding about the whole change). Control
+// characters and backticks go: the report shows the path in a code span,
+// which a newline or a backtick would end.
 func cleanFile(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '`' || unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
 	s = strings.TrimSpace(strings.ReplaceAll(s, `\`, "/"))
 	if s == "" {
 		return ""
