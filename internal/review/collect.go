@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -149,7 +150,7 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 			st.Outcome, st.Error = Failed, s.Error
 		case !ok:
 			st.Outcome, st.Error = Failed, "its background task "+s.TaskID+" is gone from the registry"
-		case contains(late, s.TaskID):
+		case slices.Contains(late, s.TaskID):
 			st.Outcome, st.Error = TimedOut, fmt.Sprintf("still running at the review's deadline (%s after its start); cancelled", run.Deadline.Sub(run.Started).Round(time.Second))
 		case background.Pending(&t):
 			st.Outcome = Pending
@@ -174,15 +175,6 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 		rep.Findings = []consensus.Merged{}
 	}
 	return rep
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // findings reads a reviewer's findings from its answer, else from its
