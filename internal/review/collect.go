@@ -150,7 +150,9 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 			st.Outcome, st.Error = Failed, s.Error
 		case !ok:
 			st.Outcome, st.Error = Failed, "its background task "+s.TaskID+" is gone from the registry"
-		case slices.Contains(late, s.TaskID):
+		case slices.Contains(late, s.TaskID) && t.Status == background.Cancelled:
+			// Late and cancelled; one that ended between the look and
+			// the cancel is read as it ended.
 			st.Outcome, st.Error = TimedOut, fmt.Sprintf("still running at the review's deadline (%s after its start); cancelled", run.Deadline.Sub(run.Started).Round(time.Second))
 		case background.Pending(&t):
 			st.Outcome = Pending

@@ -257,3 +257,16 @@ func TestFinalReportIsTheRecords(t *testing.T) {
 		t.Fatalf("collect again: done %v, %v, findings %+v", done, err, rep)
 	}
 }
+
+// TestLateReviewerThatFinished: a reviewer found running at the deadline
+// that finished before the cancel reached it was not cancelled: its
+// findings count and it is not reported as timed out.
+func TestLateReviewerThatFinished(t *testing.T) {
+	now := time.Unix(1000, 0)
+	run := &Run{ID: "review-1", Started: now.Add(-time.Minute), Deadline: now, Slots: []Slot{{Reviewer: Reviewer{Host: "alpha"}, TaskID: "bg-1"}}}
+	tasks := map[string]bgtasks.Task{"bg-1": {ID: "bg-1", Status: background.Completed, Result: `{"findings":[{"file":"a.go","line":1,"title":"x"}]}`}}
+	rep := build(t.TempDir(), run, tasks, []string{"bg-1"}, now)
+	if s := rep.Reviewers[0]; s.Outcome != Answered || s.Findings != 1 {
+		t.Errorf("reviewer %+v, want answered with 1 finding", s)
+	}
+}
