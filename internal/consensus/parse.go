@@ -7,6 +7,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -61,10 +62,12 @@ func Parse(answer string) ([]Finding, error) {
 }
 
 // candidates are the texts that may hold the JSON, most likely first:
-// the whole answer, its fenced blocks, then the text from each of the
-// first '{' and '[' on.
+// the whole answer, each object that opens with a "findings" key (the
+// last first: the prompt asks the answer to end with it, and what comes
+// before may quote code or another such object), its fenced blocks, then
+// the text from each of the first '{' and '[' on (a bare array).
 func candidates(s string) []string {
-	out := []string{strings.TrimSpace(s)}
+	out := append([]string{strings.TrimSpace(s)}, findingsObjects(s)...)
 	rest := s
 	for {
 		i := strings.Index(rest, "```")
@@ -88,6 +91,23 @@ func candidates(s string) []string {
 			out = append(out, s[i:])
 			n++
 		}
+	}
+	return out
+}
+
+// findingsObjects are the texts from each '{' that opens a "findings"
+// key, the last first, at most maxStarts of them.
+func findingsObjects(s string) []string {
+	var out []string
+	for end := len(s); len(out) < maxStarts; {
+		i := strings.LastIndex(s[:end], `"findings"`)
+		if i < 0 {
+			break
+		}
+		if j := strings.LastIndexByte(s[:i], '{'); j >= 0 && strings.TrimSpace(s[j+1:i]) == "" {
+			out = append(out, s[j:])
+		}
+		end = i
 	}
 	return out
 }
@@ -187,8 +207,16 @@ func clampLine(n float64) int {
 }
 
 // cleanFile makes paths comparable: forward slashes, no "./", no
-// trailing spaces; "" stays "" (a finding about the whole change).
+// trailing spaces; "" stays "" (a finding about the whole change). Control
+// characters and backticks go: the report shows the path in a code span,
+// which a newline or a backtick would end.
 func cleanFile(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '`' || unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
 	s = strings.TrimSpace(strings.ReplaceAll(s, `\`, "/"))
 	if s == "" {
 		return ""

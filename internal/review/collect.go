@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/background"
@@ -29,9 +30,9 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 	if poll <= 0 {
 		poll = 500 * time.Millisecond
 	}
-	// A written report is final: its tasks may have been forgotten since.
-	if rep, err := readReport(reg.Root, run); err == nil {
-		return rep, true, nil
+	// A final report is kept: its tasks may have been forgotten since.
+	if run.Final != nil {
+		return run.Final, true, nil
 	}
 	until := reg.Now().Add(wait)
 	for {
@@ -70,6 +71,10 @@ func Collect(ctx context.Context, reg *background.Registry, run *Run, wait time.
 func finish(ctx context.Context, reg *background.Registry, run *Run, rep *Report) (*Report, bool, error) {
 	if err := write(reg.Root, rep); err != nil {
 		return nil, false, err
+	}
+	run.Final = rep
+	if err := save(reg.Root, run); err != nil {
+		return nil, false, fmt.Errorf("keep the review report: %w", err)
 	}
 	err := reg.Update(ctx, func(p *state.Project, _ time.Time) error {
 		b := bgtasks.Key.Of(p)
@@ -145,7 +150,9 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 			st.Outcome, st.Error = Failed, s.Error
 		case !ok:
 			st.Outcome, st.Error = Failed, "its background task "+s.TaskID+" is gone from the registry"
-		case contains(late, s.TaskID):
+		case slices.Contains(late, s.TaskID) && t.Status == background.Cancelled:
+			// Late and cancelled; one that ended between the look and
+			// the cancel is read as it ended.
 			st.Outcome, st.Error = TimedOut, fmt.Sprintf("still running at the review's deadline (%s after its start); cancelled", run.Deadline.Sub(run.Started).Round(time.Second))
 		case background.Pending(&t):
 			st.Outcome = Pending
@@ -170,15 +177,6 @@ func build(root string, run *Run, tasks map[string]bgtasks.Task, late []string, 
 		rep.Findings = []consensus.Merged{}
 	}
 	return rep
-}
-
-func contains(ids []string, id string) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // findings reads a reviewer's findings from its answer, else from its

@@ -64,20 +64,6 @@ func write(root string, r *Report) error {
 	return nil
 }
 
-// readReport reads the run's written report.
-func readReport(root string, run *Run) (*Report, error) {
-	r := &Report{ID: run.ID, Dir: run.Dir}
-	_, js := r.Paths()
-	b, err := readFile(root, js)
-	if err != nil {
-		return nil, err
-	}
-	if err := json.Unmarshal(b, r); err != nil {
-		return nil, fmt.Errorf("review %s: broken report: %w", run.ID, err)
-	}
-	return r, nil
-}
-
 // Markdown is the report for people: the reviewers and how each ended,
 // then the findings, those more reviewers agree on first.
 func (r *Report) Markdown() string {

@@ -230,3 +230,46 @@ func TestReportRefusesLinks(t *testing.T) {
 		t.Errorf("written through the link: %v", names)
 	}
 }
+
+// TestFinalReportIsTheRecords: once a review is final, collecting it again
+// gives the report kept in its record under .atreides, not the copy in the
+// task's directory, which may be outside .atreides (tasks.dir) where the
+// agent writes: a forged copy there changes nothing the user is shown.
+func TestFinalReportIsTheRecords(t *testing.T) {
+	root, reg := reviewProject(t)
+	o := LoadOptions(root)
+	ctx := context.Background()
+	run, err := Start(ctx, reg, o, Request{Hosts: []string{"alpha"}, Dir: filepath.Join("specs", "1_x", "reviews"), Parent: "cli"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, done, err := Collect(ctx, reg, run, 30*time.Second, 50*time.Millisecond); err != nil || !done {
+		t.Fatalf("collect: done %v, %v", done, err)
+	}
+	_, js := (&Report{ID: run.ID, Dir: run.Dir}).Paths()
+	forged := `{"id":"` + run.ID + `","reviewers":[{"host":"alpha","outcome":"answered"}],"findings":[]}`
+	if err := os.WriteFile(filepath.Join(root, js), []byte(forged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(root, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, done, err := Collect(ctx, reg, again, 0, 50*time.Millisecond)
+	if err != nil || !done || len(rep.Findings) != 2 {
+		t.Fatalf("collect again: done %v, %v, findings %+v", done, err, rep)
+	}
+}
+
+// TestLateReviewerThatFinished: a reviewer found running at the deadline
+// that finished before the cancel reached it was not cancelled: its
+// findings count and it is not reported as timed out.
+func TestLateReviewerThatFinished(t *testing.T) {
+	now := time.Unix(1000, 0)
+	run := &Run{ID: "review-1", Started: now.Add(-time.Minute), Deadline: now, Slots: []Slot{{Reviewer: Reviewer{Host: "alpha"}, TaskID: "bg-1"}}}
+	tasks := map[string]bgtasks.Task{"bg-1": {ID: "bg-1", Status: background.Completed, Result: `{"findings":[{"file":"a.go","line":1,"title":"x"}]}`}}
+	rep := build(t.TempDir(), run, tasks, []string{"bg-1"}, now)
+	if s := rep.Reviewers[0]; s.Outcome != Answered || s.Findings != 1 {
+		t.Errorf("reviewer %+v, want answered with 1 finding", s)
+	}
+}

@@ -31,6 +31,10 @@ type Run struct {
 	Started  time.Time `json:"started"`
 	Deadline time.Time `json:"deadline"`
 	Slots    []Slot    `json:"reviewers"`
+	// Final is the report once written: kept here, under .atreides, and
+	// only copied to Dir, which may be where the agent writes (a specs
+	// directory outside .atreides), so the copy is never read back.
+	Final *Report `json:"report,omitempty"`
 }
 
 // Slot is one reviewer of a run: its background task, or why it never

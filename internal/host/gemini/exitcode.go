@@ -20,20 +20,25 @@ var shellTrailer = []string{"Error: ", "Exit Code: ", "Signal: ", "Background PI
 // shellFailure reads the trailer of a shell result's text (as ContentText
 // gives it) from its end: a non-zero "Exit Code" or a "Signal" there is a
 // failure, described as Gemini put it. The trailer is read backwards and
-// stops at the first line that is not one of its sections, so an
-// "Exit Code: 1" the command printed in the middle of its output does not
-// count; one printed as the output's very last line still could, which
-// no reading of this text can tell apart.
+// stops at the first line that is not the section before the last one
+// read (Gemini writes each at most once, in order), so an "Exit Code: 1"
+// the command printed in its output does not count, nor does a whole
+// trailer it printed (a log of earlier calls); one printed as the output's
+// very last line above a real trailer that has no exit code still could,
+// which no reading of this text can tell apart.
 func shellFailure(text string) (string, bool) {
 	text = strings.TrimSuffix(strings.TrimSpace(text), "</untrusted_context>")
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	var msg []string
+	next := len(shellTrailer) // sections before this one may follow
 	for i := len(lines) - 1; i > 0; i-- {
 		line := strings.TrimRight(lines[i], "\r")
-		prefix := trailerPrefix(line)
-		if prefix == "" {
+		k := trailerSection(line)
+		if k < 0 || k >= next {
 			break
 		}
+		next = k
+		prefix := shellTrailer[k]
 		switch value := strings.TrimSpace(line[len(prefix):]); prefix {
 		case "Exit Code: ":
 			if n, err := strconv.Atoi(value); err == nil && n != 0 {
@@ -51,13 +56,15 @@ func shellFailure(text string) (string, bool) {
 	return strings.Join(msg, ", "), true
 }
 
-func trailerPrefix(line string) string {
-	for _, p := range shellTrailer {
+// trailerSection is the index in shellTrailer of the section the line
+// starts, -1 for none.
+func trailerSection(line string) int {
+	for i, p := range shellTrailer {
 		if strings.HasPrefix(line, p) {
-			return p
+			return i
 		}
 	}
-	return ""
+	return -1
 }
 
 // shellFailed is shellFailure as the event's Failed and Error.

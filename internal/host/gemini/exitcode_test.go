@@ -24,6 +24,9 @@ func TestDecodeShellExitCode(t *testing.T) {
 		{"exit and error", wrap("Output: x\nError: spawn failed\nExit Code: 127\nProcess Group PGID: 1"), true, "exit code 127"},
 		{"success", wrap("Output: hi\nProcess Group PGID: 5820"), false, ""},
 		{"exit code in the output", wrap("Output: Exit Code: 1\nall good\nProcess Group PGID: 9"), false, ""},
+		// The command printed an earlier call's trailer (a log of shell
+		// results): the real trailer is read, not the one above it.
+		{"a trailer in the output", wrap("Output: $ go vet\nExit Code: 1\nProcess Group PGID: 4\nProcess Group PGID: 9"), false, ""},
 		{"cancelled", "Command was cancelled by user before it could complete. There was no output before it was cancelled.", false, ""},
 		{"background", "Command moved to background (PID: 12). Output hidden. Press Ctrl+B to view.", false, ""},
 	}
