@@ -184,4 +184,7 @@ func TestHostFromTheSessionRecord(t *testing.T) {
 	if h := task(t, root, "bg-1").Host; h != "gemini" {
 		t.Errorf("the task runs on %q, want gemini (the session's record)", h)
 	}
+	// The task's supervisor writes its end into the project: wait for it,
+	// so that the temporary directory is not removed under it.
+	must(t, env, "background_output", `{"task_id":"bg-1","wait":20}`)
 }
