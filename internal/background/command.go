@@ -38,6 +38,9 @@ func (o Options) Command(t *bgtasks.Task, prompt, dir, session string) (argv []s
 		if t.Model != "" && len(h.Model) == 0 {
 			note = fmt.Sprintf("%s's CLI takes no model flag: model %s not applied", t.Host, t.Model)
 		} else if t.Model != "" {
+			if !modelName(t.Model) {
+				return nil, "", fmt.Errorf("model %q is not a model name: a model is one word that does not start with '-'", t.Model)
+			}
 			model = slices.Clone(h.Model)
 			for i, a := range model {
 				model[i] = strings.ReplaceAll(a, "{model}", t.Model)
@@ -52,6 +55,21 @@ func (o Options) Command(t *bgtasks.Task, prompt, dir, session string) (argv []s
 		}
 	}
 	return Argv(tmpl, prompt, dir, session, mode, model), note, nil
+}
+
+// modelName reports whether m can be put after a CLI's model flag: one
+// word of printable characters that cannot be read as a flag of its own
+// ("--yolo" from a project's config would otherwise approve every tool).
+func modelName(m string) bool {
+	if m == "" || m[0] == '-' || len(m) > 200 {
+		return false
+	}
+	for _, r := range m {
+		if r <= ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // cmpTools is a task's tools; a task recorded before they were is run

@@ -36,3 +36,29 @@ func TestCommandRefusesAutoApproveForReadOnly(t *testing.T) {
 		t.Errorf("read-web (as read-only), a prompt naming a flag: %q %v", argv, err)
 	}
 }
+
+// TestCommandRefusesAModelThatIsAFlag: a model from a project's config or
+// a category is put after the CLI's model flag; one that reads as a flag
+// of its own ("--yolo", "x --dangerously-skip-permissions") never reaches
+// the command line.
+func TestCommandRefusesAModelThatIsAFlag(t *testing.T) {
+	h := &event.Headless{ReadOnly: []string{"--approval-mode", "default"}, Model: []string{"-m", "{model}"}}
+	o := Options{Commands: map[string][]string{"gemini": {"gemini", "-p", "{prompt}", "{mode}", "{model}"}},
+		Headless: map[string]*event.Headless{"gemini": h}}
+	for _, m := range []string{"--yolo", "-y", "x --yolo", "x\n--yolo", ""} {
+		argv, _, err := o.Command(&bgtasks.Task{Host: "gemini", Agent: "explore", Tools: "read-only", Model: m}, "p", "d", "")
+		if m == "" {
+			if err != nil || strings.Join(argv, " ") != "gemini -p p --approval-mode default" {
+				t.Errorf("no model: %q %v", argv, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "is not a model name") {
+			t.Errorf("model %q: %q %v", m, argv, err)
+		}
+	}
+	argv, _, err := o.Command(&bgtasks.Task{Host: "gemini", Agent: "explore", Tools: "read-only", Model: "gemini-2.5-pro"}, "p", "d", "")
+	if err != nil || strings.Join(argv, " ") != "gemini -p p --approval-mode default -m gemini-2.5-pro" {
+		t.Errorf("a model: %q %v", argv, err)
+	}
+}

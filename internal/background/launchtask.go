@@ -32,6 +32,9 @@ type Request struct {
 	// ParentModel is the launching agent's model on Host ("" unknown),
 	// and Operation the operation the launch names ("": the agent's).
 	ParentModel, Operation string
+	// Model is a model the launcher chose for this task itself (a
+	// multi-model review's reviewer), ahead of every other ("": none).
+	Model string
 }
 
 // MaxPrompt bounds a prompt: it is passed to the CLI as one argument.
@@ -50,6 +53,9 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 	// from before the prefix would be.
 	ch, chErr := r.Opts.Choose(q.Host, q.Agent, q.ParentModel, q.Operation)
 	q.Agent = ch.Agent
+	if q.Model != "" {
+		ch.Model, ch.ModelFrom = q.Model, "request"
+	}
 	// Atreides's plugin inside the host runs the task: no headless
 	// command is needed.
 	plugin := q.Facts != nil && q.Facts.PluginRunsTasks

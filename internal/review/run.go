@@ -87,10 +87,8 @@ func Start(ctx context.Context, reg *background.Registry, o Options, q Request) 
 		run.Slots = run.Slots[:0]
 		for _, r := range reviewers {
 			s := Slot{Reviewer: r}
-			// r.Model is recorded and reported; the launch carries it
-			// once the background request takes a model of its own.
 			t, err := reg.Add(p, background.Request{Parent: q.Parent, ParentAgent: q.ParentAgent, Host: r.Host, Facts: q.Facts[r.Host],
-				Agent: o.Agent, Description: "review " + id + " by " + r.Label(), Prompt: prompt, Path: q.Path}, now)
+				Agent: o.Agent, Model: r.Model, Description: "review " + id + " by " + r.Label(), Prompt: prompt, Path: q.Path}, now)
 			if err != nil {
 				s.Error = err.Error()
 			} else {
