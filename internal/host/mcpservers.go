@@ -69,9 +69,12 @@ func serversIn(p string, src MCPSource) ([]string, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxMCPFile))
-	if err != nil {
+	data, err := io.ReadAll(io.LimitReader(f, maxMCPFile+1))
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", p, err)
+	case len(data) > maxMCPFile:
+		return nil, fmt.Errorf("%s is over %d MB: not read", p, maxMCPFile>>20)
 	}
 	var doc map[string]any
 	if src.TOML {
