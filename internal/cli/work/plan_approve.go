@@ -76,7 +76,7 @@ func (o *planApproveOptions) run(io *command.IO) error {
 	fmt.Fprintf(io.Out, "task %d: plan version %d approved (content %s)\n", n, a.Version, a.Hash[:12])
 	for k, ph := range a.Plan.Phases {
 		if ph.Verify != "" {
-			fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, ph.Verify)
+			fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, command.Text(ph.Verify))
 		}
 	}
 	return nil

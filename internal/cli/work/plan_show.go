@@ -117,7 +117,7 @@ func printPlan(io *command.IO, v planJSON) {
 		}
 		fmt.Fprintf(io.Out, "%s%d. %s %s\n", cur, ph.Number, tasks.Marker(ph.Status), command.Text(ph.Title))
 		if ph.Verify != "" {
-			fmt.Fprintf(io.Out, "     verify: %s\n", ph.Verify)
+			fmt.Fprintf(io.Out, "     verify: %s\n", command.Text(ph.Verify))
 		}
 		if ph.FileStatus != "" {
 			fmt.Fprintf(io.Out, "     the plan file says %s: not atreides's record, which counts (atreides plan phase-done %d %d)\n",
