@@ -214,7 +214,7 @@ func TestPhaseDone(t *testing.T) {
 		}
 	}
 	approve := func() { // the user's approval, at a terminal
-		if _, err := a.board().Approve(context.Background(), 1); err != nil {
+		if _, err := a.board().Approve(context.Background(), 1, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -295,7 +295,7 @@ func TestPhaseDoneJudged(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, p), []byte(plan), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.board().Approve(context.Background(), 1); err != nil {
+	if _, err := a.board().Approve(context.Background(), 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -70,9 +70,34 @@ func TestIntentApproveAtTerminal(t *testing.T) {
 	}
 }
 
+// TestIntentApprovePrintsAgentTextSafely: a request's paths and intent
+// are the agent's words; the decision printed at the user's terminal
+// shows them without their escape sequences (a retitled terminal, a
+// cleared line).
+func TestIntentApprovePrintsAgentTextSafely(t *testing.T) {
+	dir, _ := governedProject(t)
+	err := fleet.OpenLogged(dir).Update(context.Background(), func(tx *store.Tx) error {
+		return state.UpdateProject(tx, func(p *state.Project) error {
+			govstate.RequestScope(p, "src", "s1", []string{"docs/\x1b]0;pwned\x07**", "\x1b[2Kdocs"}, "needed", time.Now())
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	screen := decide(t, dir, "approve", "1")
+	if !strings.Contains(screen, "approved scope request #1") {
+		t.Fatalf("no decision shown: %q", screen)
+	}
+	if strings.Contains(screen, "\x1b]0;") || strings.Contains(screen, "\x07") || strings.Contains(screen, "\x1b[2K") {
+		t.Errorf("the agent's escape sequences reached the terminal: %q", screen)
+	}
+}
+
 // decide runs `atreides intent VERB ARGS...` at a pseudo-terminal, as a
-// person does, and fails the test unless it succeeds.
-func decide(t *testing.T, dir, verb string, args ...string) {
+// person does, fails the test unless it succeeds, and returns what the
+// terminal showed.
+func decide(t *testing.T, dir, verb string, args ...string) string {
 	t.Helper()
 	t.Chdir(dir)
 	master, term := ptytest.Open(t)
@@ -91,4 +116,6 @@ func decide(t *testing.T, dir, verb string, args ...string) {
 	case <-time.After(30 * time.Second):
 		t.Fatalf("intent %s did not end; terminal:\n%s", verb, sc.Text())
 	}
+	sc.Expect(t, 0, "scope request", 10*time.Second)
+	return sc.Text()
 }

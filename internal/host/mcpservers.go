@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tailscale/hujson"
@@ -52,9 +53,12 @@ func (h *Host) MCPServers(env Env) (names []string, known bool, err error) {
 	return slices.Compact(names), true, errors.Join(errs...)
 }
 
-// serversIn are the keys of src.Key in the file p.
+// serversIn are the keys of src.Key in the file p. The open does not
+// wait and only a regular file is read: the project's file is the
+// agent's to make, and a FIFO in its place would hold delegate_task
+// until the host gives up on it.
 func serversIn(p string, src MCPSource) ([]string, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -62,9 +66,15 @@ func serversIn(p string, src MCPSource) ([]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMCPFile))
-	if err != nil {
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxMCPFile+1))
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", p, err)
+	case len(data) > maxMCPFile:
+		return nil, fmt.Errorf("%s is over %d MB: not read", p, maxMCPFile>>20)
 	}
 	var doc map[string]any
 	if src.TOML {

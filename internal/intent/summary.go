@@ -11,6 +11,7 @@ import (
 type summaryLine struct {
 	text string
 	keep int
+	head bool // a list's title, which goes with its last item
 }
 
 // What is kept longest when a summary is cut: the title, then the scope
@@ -46,6 +47,10 @@ func (in *Intent) SummaryWithin(max int) string {
 		}
 		lines = append(lines[:i], lines[i+1:]...)
 		dropped++
+		if i > 0 && lines[i-1].head && (i == len(lines) || lines[i].keep != lines[i-1].keep) {
+			lines = append(lines[:i-1], lines[i:]...) // its last item went
+			dropped++
+		}
 		out = joinLines(lines)
 	}
 	return out + "\n" + note(dropped)
@@ -67,24 +72,24 @@ func leastKept(lines []summaryLine) int {
 }
 
 func (in *Intent) summaryLines() []summaryLine {
-	lines := []summaryLine{{fmt.Sprintf("Intent %s: %s", in.ID, in.Title), keepTitle}}
+	lines := []summaryLine{{fmt.Sprintf("Intent %s: %s", in.ID, in.Title), keepTitle, false}}
 	if in.Goal != "" {
-		lines = append(lines, summaryLine{"Goal: " + in.Goal, keepGoal})
+		lines = append(lines, summaryLine{"Goal: " + in.Goal, keepGoal, false})
 	}
-	lines = append(lines, summaryLine{"Owned scope (you may write only here): " + strings.Join(in.Scope, ", "), keepScope})
+	lines = append(lines, summaryLine{"Owned scope (you may write only here): " + strings.Join(in.Scope, ", "), keepScope, false})
 	list := func(title string, items []string, keep int) {
 		if len(items) == 0 {
 			return
 		}
-		lines = append(lines, summaryLine{title + ":", keep})
+		lines = append(lines, summaryLine{title + ":", keep, true})
 		for i, s := range items {
-			lines = append(lines, summaryLine{"  " + strconv.Itoa(i+1) + ". " + s, keep})
+			lines = append(lines, summaryLine{"  " + strconv.Itoa(i+1) + ". " + s, keep, false})
 		}
 	}
 	list("Constraints", in.Constraints, keepConstraint)
 	list("Acceptance criteria", in.Acceptance, keepAcceptance)
 	if in.Owner != "" {
-		lines = append(lines, summaryLine{"Owner: " + in.Owner, keepOwner})
+		lines = append(lines, summaryLine{"Owner: " + in.Owner, keepOwner, false})
 	}
 	return lines
 }

@@ -90,7 +90,7 @@ func TestSessionRecordFollowsTheBoard(t *testing.T) {
 	p, _, err := r.NewPlan(ctx, 1)
 	must(t, err)
 	must(t, os.WriteFile(filepath.Join(root, p), []byte("## Phase 1: One [NOT STARTED]\nVerify: true\n## Phase 2: Two\n"), 0o644))
-	_, err = r.Approve(ctx, 1)
+	_, err = r.Approve(ctx, 1, "")
 	must(t, err)
 	rec := record()
 	if !rec.Approved || rec.Phase != 1 || rec.Phases != 2 || rec.Verify != "true" || rec.Plan != p {

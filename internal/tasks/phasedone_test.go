@@ -38,7 +38,7 @@ func TestCompletePhaseRunsOnlyWhatMayRun(t *testing.T) {
 		must(t, os.WriteFile(plan, []byte("# P\n## Phase 1: One [NOT STARTED]\nVerify: "+verify+"\n"), 0o644))
 	}
 	approve := func() {
-		_, err := r.Approve(ctx, 1)
+		_, err := r.Approve(ctx, 1, "")
 		must(t, err)
 	}
 	var asked []string

@@ -205,7 +205,7 @@ func TestPlanFiles(t *testing.T) {
 	if string(data) != "# P\n## Phase 1: One [COMPLETED]\nVerify: true\n## Phase 2: Two [NOT STARTED]\n" {
 		t.Errorf("plan after phase done:\n%s", data)
 	}
-	a, err := r.Approve(ctx, 1)
+	a, err := r.Approve(ctx, 1, "")
 	must(t, err)
 	approved := a.Plan
 	if a.Version != 1 || status().Approved != 1 || status().ApprovedHash != PlanHash(data) || len(approved.Phases) != 2 || approved.Phases[0].Verify != "true" {

@@ -260,13 +260,20 @@ func (r *Repo) NewResearch(ctx context.Context, n int) (p string, number int, er
 	return p, number, err
 }
 
+// ErrPlanMoved is why an approval of content the plan no longer has was
+// refused.
+var ErrPlanMoved = errors.New("the plan says something else now")
+
 // Approve records the user's approval of the task's current plan version,
 // pinned to its content as it is now (PlanHash): the approval holds only
 // while the plan says the same. The text approved is kept, so that a
 // later change is shown against it ([Approval]). It returns the plan
 // approved and what changed since the approval before, if any. Only the
-// user approves: the command checks who runs it ([MayApprove]).
-func (r *Repo) Approve(ctx context.Context, n int) (a Approval, err error) {
+// user approves: the command checks who runs it ([MayApprove]). A
+// non-empty content approves the plan only while its PlanHash begins with
+// it: the user approves the text they read ('plan show' names its
+// content), not one the agent wrote in its place since.
+func (r *Repo) Approve(ctx context.Context, n int, content string) (a Approval, err error) {
 	err = r.Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		t, err := Get(b, n)
 		if err != nil {
@@ -280,6 +287,9 @@ func (r *Repo) Approve(ctx context.Context, n int) (a Approval, err error) {
 			return err
 		}
 		a = ApprovalOf(t, version, plan, src)
+		if !strings.HasPrefix(a.Hash, content) {
+			return fmt.Errorf("task %d: %w (content %s, not %s): read it again (atreides plan show %d)", n, ErrPlanMoved, a.Hash[:12], content, n)
+		}
 		if _, ok := recordedStatus(t, version); !ok {
 			t.PhaseVersion, t.PhaseStatus = version, statusesOf(plan)
 		}

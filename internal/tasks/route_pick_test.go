@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +108,25 @@ func TestToolsNote(t *testing.T) {
 	if n := ToolsNote(context.Background(), root, "somehost", p, has) + ToolsNote(context.Background(), root, "somehost", p, unknown); n != "" {
 		t.Errorf("configured or unchecked: %q", n)
 	}
+}
+
+// TestToolsNoteUnreadable: a host configuration that cannot be read
+// (over the size bound, broken) says nothing of which servers it has: the
+// agent is told the check failed, and no missing server is logged.
+func TestToolsNoteUnreadable(t *testing.T) {
+	root := newRepo(t).Root
+	p := Pick{Routing: Routing{Language: "lean"}, Agent: "build", MCP: []string{"lean-lsp"}}
+	broken := func() ([]string, bool, error) {
+		return []string{"other"}, true, errors.New("/home/u/.claude.json: unexpected EOF")
+	}
+	note := ToolsNote(context.Background(), root, "somehost", p, broken)
+	if !strings.Contains(note, "not checked") || !strings.Contains(note, "unexpected EOF") || strings.Contains(note, "is not configured") {
+		t.Errorf("note: %q", note)
+	}
+	_ = Open(root, Options{}).View(context.Background(), func(b *taskboard.Tasks) error {
+		if len(b.Errors) != 0 {
+			t.Errorf("a server was logged missing from a configuration that could not be read: %+v", b.Errors)
+		}
+		return nil
+	})
 }

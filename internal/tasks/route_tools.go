@@ -96,7 +96,8 @@ func orAny(lang string) string {
 // returns one line for the agent naming what is missing and the
 // fallback; "" when nothing is declared, missing or checkable. A failure
 // to read a configuration file or to log is said in the line, never an
-// error: the delegation goes on without the tool.
+// error: the delegation goes on without the tool; after a failed read
+// nothing is logged (the file may declare what seems missing).
 func ToolsNote(ctx context.Context, root, host string, p Pick, servers func() ([]string, bool, error)) string {
 	if len(p.MCP) == 0 || host == "" {
 		return ""
@@ -115,10 +116,13 @@ func ToolsNote(ctx context.Context, root, host string, p Pick, servers func() ([
 	if len(missing) == 0 {
 		return ""
 	}
-	note := fmt.Sprintf("MCP server %s of %s tasks is not configured in %s: %s.", strings.Join(missing, ", "), orAny(p.Language), host, toolFallback)
 	if err != nil {
-		note += fmt.Sprintf(" (Reading %s's configuration: %v.)", host, err)
+		// A file that could not be read may declare them: nothing is
+		// known missing, so nothing is logged.
+		return fmt.Sprintf("MCP server %s of %s tasks: not checked, %s's configuration could not be read (%v); without it, %s.\n",
+			strings.Join(missing, ", "), orAny(p.Language), host, err, toolFallback)
 	}
+	note := fmt.Sprintf("MCP server %s of %s tasks is not configured in %s: %s.", strings.Join(missing, ", "), orAny(p.Language), host, toolFallback)
 	c, _ := config.LoadOrBuiltin(config.DefaultPaths(root))
 	logErr := Open(root, FromConfig(c)).Update(ctx, func(b *taskboard.Tasks, now time.Time) error {
 		LogMissingTools(b, p.Language, host, p.Agent, checks, now)

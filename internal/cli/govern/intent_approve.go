@@ -71,14 +71,17 @@ func (o *intentDecideOptions) run(io *command.IO, arg string) error {
 	if o.asJSON {
 		return command.PrintJSON(io, view.ScopeRequestOf(r))
 	}
+	// The paths, the intent and the session came from the agent's
+	// request: shown without their escape sequences.
+	paths, in := command.Text(strings.Join(r.Paths, ", ")), command.Text(r.Intent)
 	switch {
 	case r.Status == "approved":
-		fmt.Fprintf(io.Out, "approved scope request #%d: intent %s now also owns %s\n", r.ID, r.Intent, strings.Join(r.Paths, ", "))
+		fmt.Fprintf(io.Out, "approved scope request #%d: intent %s now also owns %s\n", r.ID, in, paths)
 	default:
-		fmt.Fprintf(io.Out, "denied scope request #%d (%s for intent %s)\n", r.ID, strings.Join(r.Paths, ", "), r.Intent)
+		fmt.Fprintf(io.Out, "denied scope request #%d (%s for intent %s)\n", r.ID, paths, in)
 	}
 	if r.Session != "" {
-		fmt.Fprintf(io.Out, "session %s is told at its next event\n", r.Session)
+		fmt.Fprintf(io.Out, "session %s is told at its next event\n", command.Text(r.Session))
 	}
 	return nil
 }

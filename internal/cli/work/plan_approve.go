@@ -12,8 +12,9 @@ import (
 
 // planApproveOptions are the arguments of 'atreides plan approve'.
 type planApproveOptions struct {
-	task   string
-	asJSON bool
+	task    string
+	content string
+	asJSON  bool
 }
 
 // planApproveJSON is what 'plan approve --json' prints.
@@ -41,6 +42,10 @@ something else, the writes outside the specs directory are refused and its
 Verify lines no longer run until it is approved again. When a plan was
 approved before, what changed since is shown first, as a diff.
 
+With --content, the approval is refused unless the plan's content is
+still the one 'plan show' named when the user read it: an agent that
+rewrote the plan in between is caught.
+
 Only the user approves: a person at a terminal. An agent's command is
 refused, and so is one with no terminal while a session works in the
 project (an agent's shell with its environment stripped).`,
@@ -50,6 +55,7 @@ project (an agent's shell with its environment stripped).`,
 			return o.run(io)
 		},
 	}
+	cmd.Flags().StringVar(&o.content, "content", "", "approve only while the plan's content is this one (as 'plan show' names it)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the approval as JSON")
 	return cmd
 }
@@ -62,7 +68,10 @@ func (o *planApproveOptions) run(io *command.IO) error {
 	if err := tasks.MayApprove(context.Background(), r, command.Actor(io)); err != nil {
 		return err
 	}
-	a, err := r.Approve(context.Background(), n)
+	if c := o.content; c != "" && (len(c) < minContent || strings.Trim(c, "0123456789abcdef") != "") {
+		return command.Usagef("--content is the plan's content as 'atreides plan show %d' names it: %d or more hex digits, not %q", n, minContent, c)
+	}
+	a, err := r.Approve(context.Background(), n, o.content)
 	if err != nil {
 		return err
 	}
@@ -76,11 +85,15 @@ func (o *planApproveOptions) run(io *command.IO) error {
 	fmt.Fprintf(io.Out, "task %d: plan version %d approved (content %s)\n", n, a.Version, a.Hash[:12])
 	for k, ph := range a.Plan.Phases {
 		if ph.Verify != "" {
-			fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, ph.Verify)
+			fmt.Fprintf(io.Out, "  phase %d verifies with: %s\n", k+1, command.Text(ph.Verify))
 		}
 	}
 	return nil
 }
+
+// minContent is the shortest --content taken: short enough to type,
+// long enough that the agent cannot write another plan of that prefix.
+const minContent = 12
 
 // printChange shows how the plan differs from the one last approved.
 func printChange(io *command.IO, n int, a tasks.Approval) {

@@ -46,9 +46,9 @@ func (o *planNextOptions) run(io *command.IO) error {
 	if o.asJSON {
 		return command.PrintJSON(io, ph)
 	}
-	fmt.Fprintf(io.Out, "phase %d of %d: %s %s\n", ph.Number, len(v.Phases), tasks.Marker(ph.Status), ph.Title)
+	fmt.Fprintf(io.Out, "phase %d of %d: %s %s\n", ph.Number, len(v.Phases), tasks.Marker(ph.Status), command.Text(ph.Title))
 	if ph.Verify != "" {
-		fmt.Fprintf(io.Out, "verify: %s\n", ph.Verify)
+		fmt.Fprintf(io.Out, "verify: %s\n", command.Text(ph.Verify))
 	}
 	return nil
 }

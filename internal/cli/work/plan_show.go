@@ -106,6 +106,11 @@ func printPlan(io *command.IO, v planJSON) {
 		approval = "changed since approved: needs approval again (atreides plan approve " + fmt.Sprint(v.Task) + ")"
 	}
 	fmt.Fprintf(io.Out, "task %d: %s\nplan version %d: %s, %s\n", v.Task, command.Text(v.Title), v.Version, command.Text(v.Path), approval)
+	if !v.Approved {
+		// So that the user approves what they read, not what the agent
+		// may write in its place meanwhile.
+		fmt.Fprintf(io.Out, "content %s: approve this text only with atreides plan approve %d --content %s\n", v.Content[:12], v.Task, v.Content[:12])
+	}
 	if len(v.Phases) == 0 {
 		fmt.Fprintln(io.Out, "no phases yet (\"## Phase 1: title [NOT STARTED]\" headings)")
 		return
@@ -117,7 +122,7 @@ func printPlan(io *command.IO, v planJSON) {
 		}
 		fmt.Fprintf(io.Out, "%s%d. %s %s\n", cur, ph.Number, tasks.Marker(ph.Status), command.Text(ph.Title))
 		if ph.Verify != "" {
-			fmt.Fprintf(io.Out, "     verify: %s\n", ph.Verify)
+			fmt.Fprintf(io.Out, "     verify: %s\n", command.Text(ph.Verify))
 		}
 		if ph.FileStatus != "" {
 			fmt.Fprintf(io.Out, "     the plan file says %s: not atreides's record, which counts (atreides plan phase-done %d %d)\n",

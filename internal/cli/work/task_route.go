@@ -165,7 +165,11 @@ func (o *taskRouteOptions) hostSide(io *command.IO, root string, pick func(strin
 		doc.ToolsNote = "not checked: atreides does not read " + doc.Host + "'s MCP configuration"
 		return nil
 	case err != nil:
+		// A file that could not be read may declare the servers:
+		// nothing is known missing, so nothing is logged.
 		fmt.Fprintf(io.Err, "warning: %v\n", err)
+		doc.ToolsNote = "not checked: " + doc.Host + "'s MCP configuration could not be read"
+		return nil
 	}
 	doc.Tools = tasks.CheckTools(declared, servers)
 	repo := tasks.Open(root, to)

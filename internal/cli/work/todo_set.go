@@ -77,12 +77,17 @@ func parseIDs(args []string, cmd, what string) ([]int, error) {
 		return nil, command.Usagef("%s needs at least one %s id", cmd, what)
 	}
 	ids := make([]int, 0, len(args))
-	for _, a := range args {
+	// "3,5 8": ids separated by commas too, as a slash command's user
+	// types them.
+	for _, a := range strings.FieldsFunc(strings.Join(args, " "), func(r rune) bool { return r == ',' || r == ' ' }) {
 		id, err := strconv.Atoi(strings.TrimPrefix(a, "#"))
 		if err != nil {
 			return nil, command.Usagef("%q is not a %s id", a, what)
 		}
 		ids = append(ids, id)
+	}
+	if len(ids) == 0 {
+		return nil, command.Usagef("%s needs at least one %s id", cmd, what)
 	}
 	return ids, nil
 }
