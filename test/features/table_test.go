@@ -75,7 +75,7 @@ var rows = []Row{
 	{"strikes", "gemini", e2e("TestGeminiGaps/ExitCodeStrikes").with("the exit code is read from the trailer of the shell tool's output")},
 	{"strikes", "codex", e2e("TestCodexGaps/ExitCodeStrikes").with("the exit code is read from the command's record in Codex's rollout")},
 	{"strikes", "opencode", e2e("TestOpenCodeStrikes").with("the warning after the second failure; the escalation after the third is not driven on OpenCode")},
-	{"strikes", "copilot", missing("a failing shell command reaches postToolUse with resultType success, so no failure is counted: the same failing `ls` twice through the pinned Copilot CLI gave no warning, and the audit trail recorded outcome ok")},
+	{"strikes", "copilot", e2e("TestCopilotStrikes").with("a failing command reaches postToolUse as resultType success: the exit code is read from the exit line at the end of the bash tool's output; the escalation after the third is not driven on Copilot")},
 	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures").with("the warning after the second failure")},
 	{"strikes", "cline", unproven("the shared engine counts the failures PostToolUse reports; no test drives three on Cline")},
 	{"strikes", "kilo", e2e("TestKiloStrikes").with("the warning after the second failure; the escalation after the third is not driven on Kilo")},

@@ -3,6 +3,8 @@ package gemini
 import (
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
 )
 
 // Gemini CLI 0.61.0's run_shell_command reports how its command ended
@@ -18,22 +20,13 @@ import (
 var shellTrailer = []string{"Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: "}
 
 // shellFailure reads the trailer of a shell result's text (as ContentText
-// gives it) from its end: a non-zero "Exit Code" or a "Signal" there is a
-// failure, described as Gemini put it. The trailer is read backwards and
-// stops at the first line that is not one of its sections, so an
-// "Exit Code: 1" the command printed in the middle of its output does not
-// count; one printed as the output's very last line still could, which
-// no reading of this text can tell apart.
+// gives it) from its end (host.TrailerLines): a non-zero "Exit Code" or a
+// "Signal" there is a failure, described as Gemini put it.
 func shellFailure(text string) (string, bool) {
 	text = strings.TrimSuffix(strings.TrimSpace(text), "</untrusted_context>")
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	var msg []string
-	for i := len(lines) - 1; i > 0; i-- {
-		line := strings.TrimRight(lines[i], "\r")
+	for _, line := range host.TrailerLines(text, func(l string) bool { return trailerPrefix(l) != "" }) {
 		prefix := trailerPrefix(line)
-		if prefix == "" {
-			break
-		}
 		switch value := strings.TrimSpace(line[len(prefix):]); prefix {
 		case "Exit Code: ":
 			if n, err := strconv.Atoi(value); err == nil && n != 0 {
