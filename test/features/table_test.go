@@ -108,7 +108,7 @@ var rows = []Row{
 	{"rules", "kilo", e2e("TestKiloContext")},
 
 	{"keywords", "claude", e2e("TestClaudeKeywordModes")},
-	{"keywords", "gemini", e2e("TestGeminiKeywordModes").with("from BeforeAgent")},
+	{"keywords", "gemini", e2e("TestGeminiKeywordModes", "TestGeminiPromptIsTheUsers").with("from BeforeAgent; in -p mode Gemini puts the SessionStart context in front of the prompt, and atreides takes its own off again")},
 	{"keywords", "codex", e2e("TestCodexKeywordModes")},
 	{"keywords", "opencode", e2e("TestOpenCodeKeywordModes").with("from chat.message")},
 	{"keywords", "copilot", e2e("TestCopilotKeywordModes").with("from userPromptSubmitted")},
