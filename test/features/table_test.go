@@ -72,7 +72,7 @@ var rows = []Row{
 	{"start", "kilo", e2e("TestKiloGuard").with("in every main request's system prompt")},
 
 	{"strikes", "claude", e2e("TestClaudeSession", "TestRosterClaudeStilgar", "TestOrchestrationClaudeIntentStrikes").with("test runners failing in turn (npm test, npx jest, yarn test) count as one intent")},
-	{"strikes", "gemini", e2e("TestGeminiGaps/ExitCodeStrikes").with("the exit code is read from the trailer of the shell tool's output")},
+	{"strikes", "gemini", e2e("TestGeminiGaps/ExitCodeStrikes", "TestGeminiEscalationFallback").with("the exit code is read from the trailer of the shell tool's output; without the oracle installed, the escalation sends the agent to Gemini's own generalist")},
 	{"strikes", "codex", e2e("TestCodexGaps/ExitCodeStrikes").with("the exit code is read from the command's record in Codex's rollout")},
 	{"strikes", "opencode", e2e("TestOpenCodeStrikes").with("the warning after the second failure; the escalation after the third is not driven on OpenCode")},
 	{"strikes", "copilot", e2e("TestCopilotStrikes").with("a failing command reaches postToolUse as resultType success: the exit code is read from the exit line at the end of the bash tool's output; the escalation after the third is not driven on Copilot")},
