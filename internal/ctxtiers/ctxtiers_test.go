@@ -16,9 +16,6 @@ func TestCommand(t *testing.T) {
 		"please /at-plan 2": "",
 		"You are running the /at-implement command of atreides's task system.": "implement",
 		"": "",
-		"<hook_context>&lt;!-- atreides:session --&gt; You are</hook_context>\n\n/at-research 1": "research",
-		"<hook_context>a</hook_context><hook_context>b</hook_context> /at-plan 2":                "plan",
-		"<hook_context>unclosed /at-plan 2":                                                      "",
 	} {
 		if got := Command(prompt); got != want {
 			t.Errorf("Command(%q) = %q, want %q", prompt, got, want)

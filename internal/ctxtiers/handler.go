@@ -128,21 +128,11 @@ func firstCall(c *engine.Call, opts func() Options) (event.Result, error) {
 // "/at-research 3"), "" for none: the prompt as the user typed it (what
 // Claude Code and Copilot CLI send), or the command's text as a host
 // that expands it before the hook sends it, which opens with "You are
-// running the /at-NAME command".
-//
-// Context a host put before the prompt is skipped: Gemini CLI 0.61.0
-// hands BeforeAgent the user's text after the SessionStart context it
-// added, each block in <hook_context> tags (seen in
-// TestGeminiContextTiers).
+// running the /at-NAME command". The host adapters hand over the user's
+// prompt without atreides's own context (Gemini CLI's -p mode puts it in
+// front: internal/host/gemini strips it).
 func Command(prompt string) string {
 	s := strings.TrimSpace(prompt)
-	for strings.HasPrefix(s, hookContext) {
-		_, rest, ok := strings.Cut(s, "</"+hookContext[1:])
-		if !ok {
-			return ""
-		}
-		s = strings.TrimSpace(rest)
-	}
 	lead := "/" + slash.NamePrefix
 	if rest, ok := strings.CutPrefix(s, lead); ok {
 		return name(rest)
@@ -153,9 +143,6 @@ func Command(prompt string) string {
 	}
 	return ""
 }
-
-// hookContext opens a block of context a host put before the prompt.
-const hookContext = "<hook_context>"
 
 // name is the command's name at the start of s, lower case; "" when it
 // is no valid name.

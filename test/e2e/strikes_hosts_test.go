@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	fa "github.com/atreides-dev/atreides/test/e2e/fakeanthropic"
 	"github.com/atreides-dev/atreides/test/e2e/fakeopenaichat"
 )
 
@@ -64,6 +65,30 @@ func TestKiloStrikes(t *testing.T) {
 	var bodies []string
 	for _, r := range p.Fake.MainRequests() {
 		bodies = append(bodies, r.Body())
+	}
+	checkStrikeWarning(t, bodies)
+}
+
+// TestCopilotStrikes: the same failing command twice in a row through
+// Copilot CLI's bash tool brings the strike warning with the second
+// result. Copilot reports such a command as resultType "success"; only the
+// trailer of its text says it exited 1. `test -f` prints nothing, so no
+// failure word in the output can stand in for the exit code.
+func TestCopilotStrikes(t *testing.T) {
+	const fail = "test -f missing.txt"
+	p := newCopilotProject(t, fa.Script{Steps: []fa.Step{
+		fa.Call(copilotShell(fail)),
+		fa.Call(copilotShell(fail)),
+		fa.Text("It is not there."),
+	}})
+	p.install("../home/.copilot/hooks/atreides.json")
+	p.Run("check for missing.txt")
+	if r := p.result(0); !strings.Contains(r, "exit code 1>") {
+		t.Errorf("the first result has no trailer with exit code 1: %q", r)
+	}
+	var bodies []string
+	for _, r := range p.Fake.Main() {
+		bodies = append(bodies, r.AllText())
 	}
 	checkStrikeWarning(t, bodies)
 }

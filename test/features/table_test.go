@@ -72,10 +72,10 @@ var rows = []Row{
 	{"start", "kilo", e2e("TestKiloGuard").with("in every main request's system prompt")},
 
 	{"strikes", "claude", e2e("TestClaudeSession", "TestRosterClaudeStilgar", "TestOrchestrationClaudeIntentStrikes").with("test runners failing in turn (npm test, npx jest, yarn test) count as one intent")},
-	{"strikes", "gemini", e2e("TestGeminiGaps/ExitCodeStrikes").with("the exit code is read from the trailer of the shell tool's output")},
+	{"strikes", "gemini", e2e("TestGeminiGaps/ExitCodeStrikes", "TestGeminiEscalationFallback").with("the exit code is read from the trailer of the shell tool's output; without the oracle installed, the escalation sends the agent to Gemini's own generalist")},
 	{"strikes", "codex", e2e("TestCodexGaps/ExitCodeStrikes").with("the exit code is read from the command's record in Codex's rollout")},
 	{"strikes", "opencode", e2e("TestOpenCodeStrikes").with("the warning after the second failure; the escalation after the third is not driven on OpenCode")},
-	{"strikes", "copilot", missing("a failing shell command reaches postToolUse with resultType success, so no failure is counted: the same failing `ls` twice through the pinned Copilot CLI gave no warning, and the audit trail recorded outcome ok")},
+	{"strikes", "copilot", e2e("TestCopilotStrikes").with("a failing command reaches postToolUse as resultType success: the exit code is read from the exit line at the end of the bash tool's output; the escalation after the third is not driven on Copilot")},
 	{"strikes", "qwen", e2e("TestQwen/StrikesOnFailures").with("the warning after the second failure")},
 	{"strikes", "cline", unproven("the shared engine counts the failures PostToolUse reports; no test drives three on Cline")},
 	{"strikes", "kilo", e2e("TestKiloStrikes").with("the warning after the second failure; the escalation after the third is not driven on Kilo")},
@@ -108,7 +108,7 @@ var rows = []Row{
 	{"rules", "kilo", e2e("TestKiloContext")},
 
 	{"keywords", "claude", e2e("TestClaudeKeywordModes")},
-	{"keywords", "gemini", e2e("TestGeminiKeywordModes").with("from BeforeAgent")},
+	{"keywords", "gemini", e2e("TestGeminiKeywordModes", "TestGeminiPromptIsTheUsers").with("from BeforeAgent; in -p mode Gemini puts the SessionStart context in front of the prompt, and atreides takes its own off again")},
 	{"keywords", "codex", e2e("TestCodexKeywordModes")},
 	{"keywords", "opencode", e2e("TestOpenCodeKeywordModes").with("from chat.message")},
 	{"keywords", "copilot", e2e("TestCopilotKeywordModes").with("from userPromptSubmitted")},

@@ -11,7 +11,7 @@ import (
 // TestEscalationAgentExists: on every host the escalation names an agent
 // the host has: before install the oracle only where the host's agents
 // come from no file (a plugin adds them), else the host's own default
-// agent when it is one of its agents, else none; once the oracle's file
+// agent, which must be one of its agents; once the oracle's file
 // is in a scope's agent directory, the oracle. A host that starts no
 // named agents is sent to none.
 func TestEscalationAgentExists(t *testing.T) {
@@ -32,8 +32,11 @@ func TestEscalationAgentExists(t *testing.T) {
 				t.Fatalf("escalates to %q, which the host does not have", got)
 			case h.Agents.Dir != nil && got == oracle:
 				t.Fatalf("names the oracle before its file is installed")
-			case h.Agents.Dir != nil && got == "" && host.IsBuiltin(h.Agents.Builtin, h.Facts.DefaultAgent):
-				t.Fatalf("no fallback, though the host's default agent %q is its own", h.Facts.DefaultAgent)
+			case h.Agents.Dir != nil && (got == "" || !fallback):
+				// Every host that starts named agents from files has a
+				// general-purpose agent of its own; its default agent
+				// fact must name it (Gemini CLI's is generalist).
+				t.Fatalf("no fallback to one of the host's own agents (default agent %q, builtins %v)", h.Facts.DefaultAgent, h.Agents.Builtin)
 			}
 			if h.Agents.Dir == nil {
 				return

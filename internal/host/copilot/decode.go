@@ -222,6 +222,9 @@ func result(p *payload, ev *event.Event) {
 		ev.ReplacesOutput = true
 		if p.ToolResult.ResultType != "success" {
 			ev.Failed, ev.Error = true, host.Clip(p.ToolResult.TextResultForLLM)
+		} else if ev.Tool.Name == event.Shell {
+			// A failing command is a "success" too: its exit line says.
+			ev.Error, ev.Failed = shellFailure(ev.FullOutput)
 		} else if ev.Tool.Name == event.Write || ev.Tool.Name == event.Edit {
 			ev.Tool.Added = added(ev.Tool)
 		}

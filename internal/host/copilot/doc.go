@@ -8,7 +8,9 @@
 // Protocol. Copilot starts a hook process per event, with the event's
 // payload on stdin: camelCase keys ({sessionId, timestamp (epoch ms), cwd,
 // toolName, toolArgs (an object), toolResult {resultType,
-// textResultForLlm}, ...}) and no key naming the event, so the adapter
+// textResultForLlm}, ...}; a shell command that exits non-zero is still
+// resultType "success", told only by the exit line ending its text: see
+// exitcode.go) and no key naming the event, so the adapter
 // tells it by the keys each event has (see eventOf); install also passes
 // the event with --event, which answers a payload that cannot be read.
 // The hook process gets COPILOT_PROJECT_DIR. The events atreides

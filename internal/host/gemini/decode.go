@@ -64,6 +64,9 @@ func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error)
 		return ev, host.Malformed("tool_input: %v", err)
 	}
 	host.RunsIn(ev, dir)
+	if p.HookEventName == "BeforeAgent" {
+		ev.Prompt = stripStart(ev.Prompt)
+	}
 	if p.HookEventName == "AfterTool" && len(p.ToolResponse) > 0 && string(p.ToolResponse) != "null" {
 		// No ReplacesOutput: 0.61.0 reads no replacement of a tool's
 		// output from AfterTool (its hook output class has none; a deny

@@ -29,6 +29,9 @@
 //     (exitcode.go).
 //   - additionalContext is HTML-escaped by Gemini (< becomes &lt;) before
 //     it reaches the model, wrapped in <hook_context>.
+//   - In -p mode the SessionStart context is put in front of the first
+//     prompt, and BeforeAgent gets both: atreides fences its own and
+//     takes exactly that off the prompt again (startcontext.go).
 //   - run_shell_command runs its command in dir_path when it has one
 //     (relative: from the project; read in the bundle's
 //     ShellToolInvocation), so the event's Cwd is moved there

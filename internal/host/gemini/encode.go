@@ -46,7 +46,9 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		}
 		hs.AdditionalContext = ctx
 	case "SessionStart":
-		hs.AdditionalContext = ctx
+		// Fenced: -p mode hands it back in front of the first prompt
+		// (stripStart).
+		hs.AdditionalContext = fenceStart(ctx)
 	case "AfterAgent":
 		if d.Block {
 			// Not a refusal: Gemini runs another turn with the reason as

@@ -27,7 +27,7 @@ func TestEncode(t *testing.T) {
 		{Name: "after tool block hides output", Event: "AfterTool", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
 		{Name: "before agent context", Event: "BeforeAgent", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"phase: implementation"}}`},
 		{Name: "before agent block drops the turn", Event: "BeforeAgent", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
-		{Name: "session start context", Event: "SessionStart", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: implementation"}}`},
+		{Name: "session start context", Event: "SessionStart", D: d.Context, Want: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"\u003c!-- atreides:start --\u003e\nphase: implementation\n\u003c!-- /atreides:start --\u003e"}}`},
 		{Name: "after agent keep going", Event: "AfterAgent", D: d.Block, Want: `{"decision":"deny","reason":"todos open"}`},
 		{Name: "after agent context is not sent", Event: "AfterAgent", D: d.Context, Want: ""},
 		{Name: "pre compress is advisory", Event: "PreCompress", D: d.Block, Want: ""},

@@ -3,6 +3,8 @@ package gemini
 import (
 	"strconv"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/host"
 )
 
 // Gemini CLI 0.61.0's run_shell_command reports how its command ended
@@ -18,27 +20,25 @@ import (
 var shellTrailer = []string{"Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: "}
 
 // shellFailure reads the trailer of a shell result's text (as ContentText
-// gives it) from its end: a non-zero "Exit Code" or a "Signal" there is a
-// failure, described as Gemini put it. The trailer is read backwards and
-// stops at the first line that is not the section before the last one
-// read (Gemini writes each at most once, in order), so an "Exit Code: 1"
-// the command printed in its output does not count, nor does a whole
-// trailer it printed (a log of earlier calls); one printed as the output's
-// very last line above a real trailer that has no exit code still could,
-// which no reading of this text can tell apart.
+// gives it) from its end (host.TrailerLines): a non-zero "Exit Code" or a
+// "Signal" there is a failure, described as Gemini put it. Gemini writes
+// each section at most once, in order, so the trailer read backwards
+// stops at a line that is not a section before the last one read: a whole
+// trailer the command printed (a log of earlier calls) does not count.
 func shellFailure(text string) (string, bool) {
 	text = strings.TrimSuffix(strings.TrimSpace(text), "</untrusted_context>")
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	var msg []string
 	next := len(shellTrailer) // sections before this one may follow
-	for i := len(lines) - 1; i > 0; i-- {
-		line := strings.TrimRight(lines[i], "\r")
-		k := trailerSection(line)
+	inOrder := func(l string) bool {
+		k := trailerSection(l)
 		if k < 0 || k >= next {
-			break
+			return false
 		}
 		next = k
-		prefix := shellTrailer[k]
+		return true
+	}
+	for _, line := range host.TrailerLines(text, inOrder) {
+		prefix := shellTrailer[trailerSection(line)]
 		switch value := strings.TrimSpace(line[len(prefix):]); prefix {
 		case "Exit Code: ":
 			if n, err := strconv.Atoi(value); err == nil && n != 0 {

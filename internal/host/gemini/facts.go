@@ -8,10 +8,15 @@ var Facts = event.HostFacts{
 	// It reads GEMINI.md, not AGENTS.md.
 	Instructions: []string{"GEMINI.md"},
 	// Its local agents (.gemini/agents/*.md) start with invoke_agent.
-	AgentCall:    `the invoke_agent tool with agent_name "%[1]s"`,
-	Compact:      "/compress",
-	TodoTool:     "with your write_todos tool",
-	DefaultAgent: "default",
+	AgentCall: `the invoke_agent tool with agent_name "%[1]s"`,
+	Compact:   "/compress",
+	TodoTool:  "with your write_todos tool",
+	// invoke_agent requires agent_name (0.61.0's schema), so no call
+	// starts an unnamed agent; the default is its general-purpose agent,
+	// generalist (all tools, not experimental: registered by default),
+	// which the strikes' escalation falls back to when the oracle is not
+	// installed.
+	DefaultAgent: "generalist",
 	AgentKey:     "agent_name",
 	Transcript:   event.GeminiTranscript,
 	Provider:     "google",

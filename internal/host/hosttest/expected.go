@@ -88,10 +88,11 @@ var Expected = map[string]Expectations{
 			return `"hook_event_name":"?"`
 		}),
 		Want: map[Case]Wire{
-			DenyShell:       {Stdout: `{"decision":"deny","reason":"` + denyReason + `"}`},
-			AskShell:        {Stdout: `{"decision":"deny","reason":"` + Contains(askReason) + `"}`},
-			AllowRewrite:    {Stdout: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -la"}}}`},
-			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"phase: plan"}}`},
+			DenyShell:    {Stdout: `{"decision":"deny","reason":"` + denyReason + `"}`},
+			AskShell:     {Stdout: `{"decision":"deny","reason":"` + Contains(askReason) + `"}`},
+			AllowRewrite: {Stdout: `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":"ls -la"}}}`},
+			// Fenced, so BeforeAgent can take it off the -p prompt again.
+			SessionContext:  {Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"\u003c!-- atreides:start --\u003e\nphase: plan\n\u003c!-- /atreides:start --\u003e"}}`},
 			PostToolContext: {Stdout: `{"hookSpecificOutput":{"hookEventName":"AfterTool","additionalContext":"3 tests failed"}}`},
 			KeepGoing:       {Stdout: `{"decision":"deny","reason":"` + stopReason + `"}`},
 			Nothing:         {},
