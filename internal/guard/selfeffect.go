@@ -530,7 +530,7 @@ func (req *Request) broadDir(p string) bool {
 // directory (when anyDir: the unknown part may be any directory, not
 // only the working one). It returns the rule, ok false when none.
 func ownTail(p string, o *ownPaths, anyDir bool) (ruleID, bool) {
-	if strings.Contains(p+"/", "/.atreides/") && !taskDocument(p) {
+	if strings.Contains(p+"/", "/.atreides/") && !agentDocument(p) {
 		return ruleSelfConfigWrite, true
 	}
 	for _, t := range o.tails {

@@ -458,7 +458,7 @@ func (a selfJudge) ownWrite(c *Cmd, p string) {
 	o := a.req.ownFiles()
 	fp := foldPath(p)
 	switch {
-	case ownConfig(o, fp) && !taskDocument(p):
+	case ownConfig(o, fp) && !agentDocument(p):
 		a.fire(ruleSelfConfigWrite, c, detail)
 	case slices.Contains(o.bins, fp) || onPath(o, fp) || underAny(fp, o.plugins):
 		a.fire(ruleSelfBinaryWrite, c, detail)
@@ -500,17 +500,22 @@ func ownConfig(o *ownPaths, p string) bool {
 	}
 }
 
-// taskDocument: p is a plan or a research report of a task, the markdown
-// the agents of the task system write (/plan, /research, /revise), in its
+// agentDocument: p is markdown the agents write under .atreides, which
+// switches nothing off: a context file (.atreides/context/**/*.md, what
+// /at-meta writes; loaded as facts by tier, never as configuration), or a
+// plan or a research report of a task (/plan, /research, /revise) in its
 // folder under the specs directory (tasks.dir, .atreides/specs by
-// default): <number>_<slug>/plans/*.md or reports/*.md. Those are the
-// task's work and switch nothing off; the files atreides generates beside
-// them (TODO.md, state.json, errors.json) and every other file under
-// .atreides stay atreides's own. p is cleaned, so ".." cannot lead out.
-func taskDocument(p string) bool {
+// default): <number>_<slug>/plans/*.md or reports/*.md. The files
+// atreides generates beside them (TODO.md, state.json, errors.json) and
+// every other file under .atreides stay atreides's own. p is cleaned, so
+// ".." cannot lead out.
+func agentDocument(p string) bool {
 	dir, file := path.Split(p)
 	if path.Ext(file) != ".md" || len(file) == len(".md") {
 		return false
+	}
+	if strings.HasPrefix(dir, ".atreides/context/") || strings.Contains(dir, "/.atreides/context/") {
+		return true
 	}
 	dir = path.Clean(dir)
 	if kind := path.Base(dir); !oneOf(kind, "plans|reports") {
@@ -584,7 +589,7 @@ func writerOf(c *Cmd) string {
 // is unknown: a path through a .atreides directory is atreides's.
 func (a selfJudge) ownWriteRel(c *Cmd, s string) {
 	s = path.Clean(s)
-	if taskDocument(s) {
+	if agentDocument(s) {
 		return
 	}
 	if id, ok := ownTail(foldPath(path.Clean("/"+s)), a.req.ownFiles(), false); ok {

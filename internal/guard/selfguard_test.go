@@ -70,6 +70,9 @@ func TestSelfConfigWrites(t *testing.T) {
 ## Phase 1: a [NOT STARTED]
 EOF`, Allow, ""},
 		{`rm -rf .atreides/specs/1_x/plans`, Deny, cw},
+		{`echo '# Layout' > .atreides/context/project/layout.md`, Allow, ""},
+		{`rm -rf .atreides/context`, Deny, cw},
+		{`ln -s ../config.yaml .atreides/context/core/x.md`, Deny, cw},
 		{`mv .atreides/config.yaml .atreides/specs/1_x/plans/a.md`, Deny, cw},
 		{`cp x.md .atreides/specs/1_x/plans/a.md && echo y > .atreides/specs/errors.json`, Deny, cw},
 		{`printf 'intents: []\n' >| .atreides/intents.yaml`, Deny, cw},
@@ -273,6 +276,13 @@ func TestSelfFileTools(t *testing.T) {
 		{"write", ".atreides/specs/1_/plans/a.md", Deny, "self.config-write"},
 		{"write", ".atreides/specs/1_x/notes/a.md", Deny, "self.config-write"},
 		{"write", ".atreides/specs/1_x/plans/../../../config.yaml", Deny, "self.config-write"},
+		// The context files /at-meta writes are the agent's too (loaded
+		// as facts, never as configuration); nothing else there is.
+		{"write", ".atreides/context/core/architecture.md", Allow, ""},
+		{"edit", "/home/user/proj/.atreides/context/agents/build/go.md", Allow, ""},
+		{"write", ".atreides/context/core/config.yaml", Deny, "self.config-write"},
+		{"write", ".atreides/context/../config.yaml", Deny, "self.config-write"},
+		{"write", ".atreides/context.md", Deny, "self.config-write"},
 	}
 	for _, tc := range cases {
 		r := DefaultPolicy().Check(selfReq(tc.tool, tc.path))
