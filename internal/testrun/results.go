@@ -13,8 +13,10 @@ type Result struct {
 	// Action is pass, fail or skip; empty for a test that started and
 	// never ended (its binary died).
 	Action string
-	// Output is what the test printed itself, without go test's framing
-	// lines (=== RUN, --- PASS and the like).
+	// Output is the last lines the test printed itself (at most
+	// keptLines), without go test's framing lines (=== RUN, --- PASS and
+	// the like): enough for a reason, while a run's whole log stays out
+	// of memory.
 	Output []string
 }
 
@@ -26,6 +28,9 @@ func (r Result) Reason() string {
 	}
 	return strings.TrimSpace(r.Output[len(r.Output)-1])
 }
+
+// keptLines is how many of a test's last output lines a Result keeps.
+const keptLines = 20
 
 // Results are the outcomes of one `go test -json` run.
 type Results struct {
@@ -68,6 +73,9 @@ func (r *Results) add(e Event) {
 		res.Action = e.Action
 	case e.Action == "output" && !framing(e.Output):
 		res.Output = append(res.Output, e.Output)
+		if len(res.Output) > keptLines {
+			res.Output = res.Output[1:]
+		}
 	}
 }
 

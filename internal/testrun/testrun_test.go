@@ -107,3 +107,21 @@ func TestRead(t *testing.T) {
 		t.Errorf("subtests %s", got)
 	}
 }
+
+// TestReadKeepsTheLastLines: a test's long log keeps only its tail, the
+// reason at its end.
+func TestReadKeepsTheLastLines(t *testing.T) {
+	var events []Event
+	for range keptLines * 3 {
+		events = append(events, out("TestLong", "    l_test.go:1: noise\n"))
+	}
+	events = append(events, out("TestLong", "    l_test.go:2: the reason\n"), end("TestLong", "skip"))
+	r, err := Read(strings.NewReader(stream(t, events...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := r.Test(pkg, "TestLong")
+	if len(got.Output) != keptLines || got.Reason() != "l_test.go:2: the reason" {
+		t.Errorf("%d lines kept, reason %q", len(got.Output), got.Reason())
+	}
+}
