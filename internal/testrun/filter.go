@@ -14,8 +14,9 @@ import (
 // shows it; a passing or skipped test prints nothing. A package whose
 // binary died (a panic, a timeout) prints the output of the tests it
 // left unfinished. It reads to the end of in whatever happens, so that
-// go test is never stopped by a closed pipe.
-func Filter(in io.Reader, raw, text io.Writer) error {
+// go test is never stopped by a closed pipe. It counts the tests,
+// subtests included, by how they ended.
+func Filter(in io.Reader, raw, text io.Writer) (Counts, error) {
 	f := &filter{text: text, open: map[string]map[string][]string{}}
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
@@ -28,16 +29,36 @@ func Filter(in io.Reader, raw, text io.Writer) error {
 		f.line(line)
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("reading the test events: %w", err)
+		return f.counts, fmt.Errorf("reading the test events: %w", err)
 	}
-	return werr
+	return f.counts, werr
+}
+
+// Counts are how many tests passed, failed and skipped.
+type Counts struct{ Passed, Failed, Skipped int }
+
+// String is the closing line of a run, as test runners write it.
+func (c Counts) String() string {
+	return fmt.Sprintf("tests: %d passed, %d failed, %d skipped", c.Passed, c.Failed, c.Skipped)
+}
+
+func (c *Counts) add(action string) {
+	switch action {
+	case "pass":
+		c.Passed++
+	case "fail":
+		c.Failed++
+	case "skip":
+		c.Skipped++
+	}
 }
 
 // filter is Filter's state: the output of each running top-level test,
 // by package, kept until it passes (dropped) or fails (printed).
 type filter struct {
-	text io.Writer
-	open map[string]map[string][]string
+	text   io.Writer
+	open   map[string]map[string][]string
+	counts Counts
 }
 
 func (f *filter) line(line string) {
@@ -74,6 +95,7 @@ func (f *filter) testEvent(e Event) {
 		tests = map[string][]string{}
 		f.open[e.Package] = tests
 	}
+	f.counts.add(e.Action)
 	top := topLevel(e.Test)
 	if e.Action == "output" {
 		tests[top] = append(tests[top], e.Output)

@@ -59,8 +59,12 @@ func run(t *testing.T) string {
 func TestFilter(t *testing.T) {
 	in := run(t)
 	var raw, text bytes.Buffer
-	if err := Filter(strings.NewReader(in), &raw, &text); err != nil {
+	counts, err := Filter(strings.NewReader(in), &raw, &text)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if counts.String() != "tests: 2 passed, 2 failed, 1 skipped" {
+		t.Errorf("counts: %s", counts)
 	}
 	if raw.String() != in {
 		t.Errorf("the file is not the stream:\n%s", raw.String())

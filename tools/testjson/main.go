@@ -1,6 +1,7 @@
 // Command testjson reads `go test -json` on stdin, keeps the stream in
 // the file -o names and prints what a plain `go test` would (package
-// internal/testrun); scripts/test runs it in its tests stage. It exits
+// internal/testrun), then how many tests passed, failed and skipped;
+// scripts/test runs it in its tests stage. It exits
 // non-zero only when it cannot read its input or keep the file: go
 // test's own exit status says whether the tests passed.
 package main
@@ -32,7 +33,8 @@ func run(path string) error {
 		return fmt.Errorf("keeping the test events: %w", err)
 	}
 	raw := bufio.NewWriter(f)
-	ferr := testrun.Filter(os.Stdin, raw, os.Stdout)
+	counts, ferr := testrun.Filter(os.Stdin, raw, os.Stdout)
+	fmt.Println(counts)
 	if err := raw.Flush(); err != nil && ferr == nil {
 		ferr = fmt.Errorf("keeping the test events: %w", err)
 	}
