@@ -3,7 +3,10 @@
 // line per feature and host, naming test functions; its tests check that
 // every named test exists and that docs/features.md and the README's
 // "Hosts" summary are what the table generates, so neither can claim what
-// no test proves.
+// no test proves. TestFeatureResults holds the table against a run's
+// results (go test -json, the file $ATREIDES_TEST_RESULTS names, which
+// scripts/test sets after its tests stage): every test a ✓, ○ or ✗ cell
+// names must have passed there.
 //
 // After changing the table (or when a check says the files drifted):
 //

@@ -11,7 +11,13 @@ package features
 // host without the event or field (the tests show it with the real CLI);
 // missing(note) is a gap atreides has there; unproven(note) is a claim no
 // test proves yet. Subtests are written as go test names them
-// ("TestGemini/DeniedCommand").
+// ("TestGemini/DeniedCommand", a space as "_").
+//
+// Naming a test is not enough: scripts/test keeps its tests stage's
+// results (go test -json) and TestFeatureResults (results_test.go) fails
+// when a test a ✓, ○ or ✗ cell names did not pass there (skipped, failed,
+// died, missing, or passed with a subtest skipped), naming the cell; see
+// docs/contributing.md.
 
 // Feature is a row of the table.
 type Feature struct {
