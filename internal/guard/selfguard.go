@@ -514,7 +514,7 @@ func agentDocument(p string) bool {
 	if path.Ext(file) != ".md" || len(file) == len(".md") {
 		return false
 	}
-	if strings.HasPrefix(dir, ".atreides/context/") || strings.Contains(dir, "/.atreides/context/") {
+	if contextDocument(dir) {
 		return true
 	}
 	dir = path.Clean(dir)
@@ -532,6 +532,9 @@ func agentDocument(p string) bool {
 	}
 	return true
 }
+
+// contextDocument: dir is in the context files' folder (ctxtiers.Dir).
+func contextDocument(dir string) bool { return strings.Contains("/"+dir, "/.atreides/context/") }
 
 // ownWriteTarget judges the file a write names against atreides's own
 // files, however much of it is known.
