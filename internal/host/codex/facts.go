@@ -15,8 +15,11 @@ var Facts = event.HostFacts{
 	// todos count.
 	DefaultAgent: "default",
 	AgentKey:     "agent_type",
-	Transcript:   event.CodexTranscript,
-	Provider:     "openai",
+	// Its SubagentStop output takes decision "block" with a reason, which
+	// it adds as a message and runs another turn, as on Stop.
+	SubagentStopBlocks: true,
+	Transcript:         event.CodexTranscript,
+	Provider:           "openai",
 	// No ToolPrefix: it shows an MCP server's tools to the model as a
 	// namespace "mcp__<server>" holding each tool under its own name (the
 	// request the fake model receives): the model calls the bare name.
@@ -31,4 +34,5 @@ var Facts = event.HostFacts{
 // hook; subagents named by role; the model calls atreides's tools by their
 // bare names; apply_patch does not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}
+// Delegation: no resume of an ended subagent known to work on the pinned version (ResumeAgent).
+var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "ResumeAgent"}
