@@ -10,7 +10,8 @@ import (
 // TestQwenDelegationReturnBounced: on the real Qwen Code, a subagent that
 // must end with the return object (delegation.structured_return) and ends
 // in prose is sent back once by its blocked SubagentStop, with what is
-// wrong as its next message; still prose, it ends as an invalid return. (The fake answers the subagent with prose both times.)
+// wrong as its next message; still prose (the fake answers it so both
+// times), it ends as an invalid return.
 func TestQwenDelegationReturnBounced(t *testing.T) {
 	qwenCLI.require(t)
 	p := newQwenProject(t, qwenTurns(
