@@ -15,11 +15,8 @@ var Facts = event.HostFacts{
 	// todos count.
 	DefaultAgent: "default",
 	AgentKey:     "agent_type",
-	// Its SubagentStop output takes decision "block" with a reason, which
-	// it adds as a message and runs another turn, as on Stop.
-	SubagentStopBlocks: true,
-	Transcript:         event.CodexTranscript,
-	Provider:           "openai",
+	Transcript:   event.CodexTranscript,
+	Provider:     "openai",
 	// No ToolPrefix: it shows an MCP server's tools to the model as a
 	// namespace "mcp__<server>" holding each tool under its own name (the
 	// request the fake model receives): the model calls the bare name.
@@ -34,5 +31,10 @@ var Facts = event.HostFacts{
 // hook; subagents named by role; the model calls atreides's tools by their
 // bare names; apply_patch does not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-// Delegation: no resume of an ended subagent known to work on the pinned version (ResumeAgent).
-var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "ResumeAgent"}
+// Delegation: no resume of an ended subagent known to work on the pinned
+// version (ResumeAgent); its SubagentStop output takes "block", but a run
+// of 0.171.0 (codex exec, a spawned worker ending in prose) showed no
+// further turn of the subagent after it, so an invalid return is
+// reported at once rather than left waiting for a second stop
+// (SubagentStopBlocks).
+var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "ResumeAgent", "SubagentStopBlocks"}
