@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/delegation"
 )
 
 // Category is one kind of work delegate_task may name instead of an
@@ -19,17 +20,6 @@ type Category struct {
 	Model     map[string]string
 	Operation string
 }
-
-// The operations a task's timeout is chosen by (004's delegation safety).
-const (
-	OpResearch       = "research"
-	OpPlanning       = "planning"
-	OpImplementation = "implementation"
-	OpSimple         = "simple"
-)
-
-// Operations are the operations, for the tools' schemas and errors.
-var Operations = []string{OpResearch, OpPlanning, OpImplementation, OpSimple}
 
 // Choice is what a task runs as: its agent (a roster id or a category),
 // the tools it is given, its model and where that came from, its
@@ -60,7 +50,7 @@ func (o Options) Choose(host, name, parentModel, operation string) (Choice, erro
 	name = strings.ToLower(strings.TrimSpace(name))
 	var c Choice
 	if a, ok := o.Roster.Get(name); ok && a.Mode == agents.Subagent {
-		c = Choice{Agent: a.ID, Tools: a.Tools, Operation: operationOf(a.Role)}
+		c = Choice{Agent: a.ID, Tools: a.Tools, Operation: delegation.OperationOf(a.Role)}
 		if m := a.ModelFor(host); m != "" {
 			c.Model, c.ModelFrom = m, "agent"
 		}
@@ -76,8 +66,8 @@ func (o Options) Choose(host, name, parentModel, operation string) (Choice, erro
 		c.Model, c.ModelFrom = parentModel, "parent"
 	}
 	if operation != "" {
-		if !slices.Contains(Operations, operation) {
-			return Choice{}, fmt.Errorf("unknown operation %q: use one of %s", operation, strings.Join(Operations, ", "))
+		if !slices.Contains(delegation.Operations, operation) {
+			return Choice{}, fmt.Errorf("unknown operation %q: use one of %s", operation, strings.Join(delegation.Operations, ", "))
 		}
 		c.Operation = operation
 	}
@@ -88,28 +78,9 @@ func (o Options) Choose(host, name, parentModel, operation string) (Choice, erro
 	return c, nil
 }
 
-// operationOf is the operation a roster agent's role does.
-func operationOf(role string) string {
-	switch role {
-	case "explore", "librarian", "oracle":
-		return OpResearch
-	case "plan":
-		return OpPlanning
-	}
-	return OpImplementation
-}
-
-// TimeoutOf is how long a task of the operation may run: its timeout in
-// background.timeouts, else background.timeout_minutes, else 30 minutes.
-func (o Options) TimeoutOf(op string) time.Duration {
-	if d := o.Timeouts[op]; d > 0 {
-		return d
-	}
-	if o.Timeout > 0 {
-		return o.Timeout
-	}
-	return 30 * time.Minute
-}
+// TimeoutOf is how long a task of the operation may run: the shared
+// operation table's time (background.timeouts, see [delegation.Timeouts]).
+func (o Options) TimeoutOf(op string) time.Duration { return o.Timeouts.Of(op) }
 
 // names are the agents and categories a task may run as.
 func (o Options) names() []string {
@@ -132,7 +103,7 @@ func categoriesFrom(c map[string]config.BackgroundCategory) map[string]Category 
 	for n, cat := range c {
 		out[strings.ToLower(n)] = Category{
 			Tools: agents.Tools(cmp.Or(string(cat.Tools), string(agents.ReadOnly))), Model: cat.Model,
-			Operation: cmp.Or(string(cat.Operation), OpImplementation),
+			Operation: cmp.Or(string(cat.Operation), delegation.OpImplementation),
 		}
 	}
 	return out

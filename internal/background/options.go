@@ -17,7 +17,6 @@ type Options struct {
 	KeyBy string
 	// Commands and Resume are the argv templates by host (see [Argv]).
 	Commands, Resume map[string][]string
-	Timeout          time.Duration
 	ResultMax        int // bytes of a result kept in the state
 	WaitMax          time.Duration
 	// Delegation is the delegation limits a launch obeys, like any other
@@ -36,9 +35,10 @@ type Options struct {
 	// run"); tests put their own binary here.
 	Exe []string
 	// Categories are background.categories; Timeouts the timeout of each
-	// operation (see [Options.Choose]).
+	// operation (see [Options.Choose]), the table the host's own
+	// subagents' deadlines come from too.
 	Categories map[string]Category
-	Timeouts   map[string]time.Duration
+	Timeouts   delegation.Timeouts
 	// Structured asks each task for the return object and sends an
 	// invalid one back once (background.structured).
 	Structured bool
@@ -59,20 +59,14 @@ func FromConfig(cfg *config.Config) Options {
 		Limits:   Limits{Default: c.Concurrency.Default, Keys: maps.Clone(c.Concurrency.Keys)},
 		KeyBy:    string(c.Key),
 		Commands: c.Commands, Resume: c.Resume,
-		Timeout:    time.Duration(c.TimeoutMinutes) * time.Minute,
 		ResultMax:  c.SummaryBytes,
 		WaitMax:    time.Duration(c.WaitSeconds) * time.Second,
 		Notify:     c.Notify,
 		MaxBlocks:  min(max(maxBlocks, 0), hostBlockCap-1),
-		Delegation: delegation.FromConfig(&cfg.Delegation),
+		Delegation: delegation.FromConfig(cfg),
 		Categories: categoriesFrom(c.Categories),
-		Timeouts:   map[string]time.Duration{},
+		Timeouts:   delegation.TimeoutsFrom(c),
 		Structured: c.Structured,
-	}
-	for op, m := range c.Timeouts {
-		if m > 0 {
-			o.Timeouts[op] = time.Duration(m) * time.Minute
-		}
 	}
 	// A roster with a broken agent keeps the rest (the hook reports it).
 	o.Roster, _ = agents.FromConfig(cfg.Agents)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/delegation"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -39,7 +40,7 @@ func TestInvalidReturnSentBackOnce(t *testing.T) {
 				Commands: map[string][]string{"claude": {"sh", "-c", `printf '%s' "$1" > first-prompt; echo "I counted them, five."`, "sh", "{prompt}"}},
 				Resume:   map[string][]string{"claude": {"sh", "-c", `printf '%s' "$1" > fixup-prompt; ` + c.fix, "sh", "{prompt}", "{session}"}},
 				Headless: map[string]*event.Headless{"claude": {SessionID: []string{"--session-id", "{session}"}}},
-				Roster:   nil, Categories: map[string]Category{"quick": {Tools: "full", Operation: OpSimple}},
+				Roster:   nil, Categories: map[string]Category{"quick": {Tools: "full", Operation: delegation.OpSimple}},
 				Exe: []string{"true"},
 			}
 			r := Open(root, o)

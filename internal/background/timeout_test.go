@@ -10,6 +10,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/config/configtest"
+	"github.com/atreides-dev/atreides/internal/delegation"
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/state"
 )
@@ -28,8 +29,8 @@ func TestTimeoutByOperation(t *testing.T) {
 		Commands:   map[string][]string{"claude": {"sh", "-c", slow, "sh", "{prompt}", "{mode}"}},
 		Resume:     map[string][]string{"claude": {"sh", "-c", slow, "sh", "{session}"}},
 		Headless:   map[string]*event.Headless{"claude": {SessionID: []string{"--session-id", "{session}"}}},
-		Timeouts:   map[string]time.Duration{OpSimple: 300 * time.Millisecond, OpResearch: time.Hour},
-		Categories: map[string]Category{"quick": {Tools: "full", Operation: OpSimple}},
+		Timeouts:   delegation.Timeouts{ByOp: map[string]time.Duration{delegation.OpSimple: 300 * time.Millisecond, delegation.OpResearch: time.Hour}},
+		Categories: map[string]Category{"quick": {Tools: "full", Operation: delegation.OpSimple}},
 		Exe:        []string{"true"}, // the test supervises the task itself
 	}
 	r := Open(root, o)
@@ -57,7 +58,7 @@ func TestTimeoutByOperation(t *testing.T) {
 	}
 	var tk bgtasks.Task
 	_ = r.View(ctx, func(p *state.Project) error { tk = *bgtasks.Key.Of(p).Task(id); return nil })
-	if tk.Status != Failed || !tk.TimedOut || tk.Operation != OpSimple {
+	if tk.Status != Failed || !tk.TimedOut || tk.Operation != delegation.OpSimple {
 		t.Errorf("%s: %s timed out %v operation %q", id, tk.Status, tk.TimedOut, tk.Operation)
 	}
 	if !strings.Contains(tk.Result, "PARTIAL-FINDINGS") || !strings.Contains(tk.Error, "resume="+id) || !strings.Contains(tk.Error, "background.timeouts.simple") {

@@ -110,13 +110,13 @@ func builtinTree() *value {
 			"trace":          &value{kind: kindScalar, scalar: true},
 		}},
 		"delegation": &value{kind: kindMapping, keys: []string{"max_depth", "deadline_minutes", "redirect", "require_todo", "structured_return"}, fields: map[string]*value{
-			"max_depth": &value{kind: kindScalar, scalar: 3},
-			"deadline_minutes": &value{kind: kindMapping, free: true, keys: []string{"*"}, fields: map[string]*value{
-				"*": &value{kind: kindScalar, scalar: 30},
+			"max_depth":        &value{kind: kindScalar, scalar: 3},
+			"deadline_minutes": &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			"redirect":         &value{kind: kindMapping, free: true, fields: map[string]*value{}},
+			"require_todo":     &value{kind: kindScalar, scalar: false},
+			"structured_return": &value{kind: kindList, items: []*value{
+				&value{kind: kindScalar, scalar: "roster"},
 			}},
-			"redirect":          &value{kind: kindMapping, free: true, fields: map[string]*value{}},
-			"require_todo":      &value{kind: kindScalar, scalar: false},
-			"structured_return": &value{kind: kindList, items: []*value{}},
 		}},
 		"state": &value{kind: kindMapping, keys: []string{"session_retention_days"}, fields: map[string]*value{
 			"session_retention_days": &value{kind: kindScalar, scalar: 30},
@@ -604,12 +604,10 @@ func builtinConfig() *Config {
 			Trace:         true,
 		},
 		Delegation: Delegation{
-			MaxDepth: 3,
-			DeadlineMinutes: map[string]int{
-				"*": 30,
-			},
+			MaxDepth:         3,
+			DeadlineMinutes:  map[string]int{},
 			Redirect:         map[string]string{},
-			StructuredReturn: []string{},
+			StructuredReturn: []string{"roster"},
 		},
 		State: State{
 			SessionRetentionDays: 30,

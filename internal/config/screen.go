@@ -101,6 +101,7 @@ var screens = []screenRule{
 	{path: "governance.trace", kind: boolOn},
 	{path: "delegation.max_depth", kind: lowerInt},
 	{path: "delegation.deadline_minutes.*", kind: lowerNonZero},
+	{path: "background.timeouts.*", kind: lowerNonZero},
 	{path: "delegation.require_todo", kind: boolOn},
 	{path: "delegation.structured_return", kind: union},
 	{path: "context.read_before_write", kind: ranked, levels: readLevels},
@@ -254,6 +255,9 @@ func (s *screener) tighter(r screenRule, path []string, base, proj *value) bool 
 	case lowerInt, lowerNonZero, higherInt:
 		p, _ := proj.scalar.(int)
 		b, ok := intOf(base)
+		if !ok && r.kind == lowerNonZero {
+			b, ok = s.impliedDeadline(path)
+		}
 		switch {
 		case r.kind == higherInt:
 			return !ok || p >= b
@@ -298,6 +302,31 @@ func (s *screener) switchBase(name string, base *value) int {
 	}
 	d, _ := guard.SwitchDefault(name)
 	return verdictRank(d)
+}
+
+// impliedDeadline is what a subagent's deadline is without the key at
+// path (delegation.deadline_minutes.<type> that the base lacks): the
+// base's "*", else the shortest of its operations' times
+// (background.timeouts), since the screen does not know the type's
+// operation; false for another key.
+func (s *screener) impliedDeadline(path []string) (int, bool) {
+	if len(path) != 3 || path[0] != "delegation" || path[1] != "deadline_minutes" {
+		return 0, false
+	}
+	if b, ok := intOf(s.at("delegation", "deadline_minutes", "*")); ok {
+		return b, true
+	}
+	ops := s.at("background", "timeouts")
+	if ops == nil {
+		return 0, false
+	}
+	least, found := 0, false
+	for _, k := range ops.keys {
+		if m, ok := intOf(ops.fields[k]); ok && m > 0 && (!found || m < least) {
+			least, found = m, true
+		}
+	}
+	return least, found
 }
 
 func (s *screener) at(path ...string) *value {

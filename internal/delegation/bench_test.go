@@ -27,7 +27,7 @@ func BenchmarkNonDelegationEvent(b *testing.B) {
 		subagents.Key.Of(sess).Agents = append(subagents.Key.Of(sess).Agents, d)
 	}
 	e := &env{now: t0.Add(10 * time.Minute)}
-	o := FromConfig(&config.Builtin().Delegation)
+	o := FromConfig(config.Builtin())
 	h := Handlers(func() Options { return o })[1]
 	ev := &event.Event{Kind: event.PreTool, Host: "claude", SessionID: "s1", Tool: event.Tool{Name: event.Read}}
 	c := &engine.Call{Event: ev, State: &engine.State{Session: sess, Project: &state.Project{}}, Decision: &event.Decision{}, Env: e}

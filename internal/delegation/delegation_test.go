@@ -51,7 +51,7 @@ func newFixture(t *testing.T) *fixture {
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".atreides"), 0o755)
 	return &fixture{t: t, root: root, host: "claude", trans: filepath.Join(t.TempDir(), "s1.jsonl"),
-		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: FromConfig(&config.Builtin().Delegation), st: store.Open(project.StateDir(root))}
+		env: &env{now: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)}, opts: FromConfig(config.Builtin()), st: store.Open(project.StateDir(root))}
 }
 
 // carries are the kinds Claude Code puts into the agent's context.
@@ -169,7 +169,7 @@ func TestDepthAndCyclesThroughTheRegistry(t *testing.T) {
 		t.Fatalf("depth: %s %q", d.Rule, d.Reason)
 	}
 	a := subagents.Key.Of(f.session()).Agent("A3")
-	if a == nil || a.Parent != "A2" || a.Depth != 3 || strings.Join(a.Path, "/") != "main/planner/coder/tester" || !a.Deadline.Equal(f.env.now.Add(30*time.Minute)) {
+	if a == nil || a.Parent != "A2" || a.Depth != 3 || strings.Join(a.Path, "/") != "main/planner/coder/tester" || !a.Deadline.Equal(f.env.now.Add(120*time.Minute)) {
 		t.Fatalf("record: %+v", a)
 	}
 }
@@ -337,10 +337,31 @@ func TestReturnValidatedAtStop(t *testing.T) {
 	if d := f.start("C1", "coder"); !strings.Contains(d.ContextText(), `"session_id": "s1"`) || !strings.Contains(d.ContextText(), "completed|partial|failed|blocked") {
 		t.Fatalf("instructions: %q", d.ContextText())
 	}
-	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "C1", AgentType: "coder",
-		LastMessage: `{"status":"success","summary":"did it","artifacts":["done.go","gone.go"],"metadata":{"session_id":"other"},"errors":[],"next_steps":[]}`})
+	invalid := `{"status":"success","summary":"did it","artifacts":["done.go","gone.go"],"metadata":{"session_id":"other"},"errors":[],"next_steps":[]}`
+	problems := []string{`status "success" is not one of completed`, "artifacts not found in the project: gone.go", `metadata.session_id "other" is not this session (s1)`}
+	// The first invalid return goes back to the subagent, with what is
+	// wrong and how to end; its parent hears nothing yet.
+	bounce := f.run(&event.Event{Kind: event.SubagentStop, AgentID: "C1", AgentType: "coder", LastMessage: invalid})
+	if !bounce.Block || !strings.Contains(bounce.BlockReason, "not a valid return object") || !strings.Contains(bounce.BlockReason, `"session_id": "s1"`) {
+		t.Fatalf("not sent back: %+v", bounce)
+	}
+	for _, want := range problems {
+		if !strings.Contains(bounce.BlockReason, want) {
+			t.Errorf("bounce misses %q:\n%s", want, bounce.BlockReason)
+		}
+	}
+	if a := subagents.Key.Of(f.session()).Agent("C1"); !a.Running() || a.Bounced.IsZero() {
+		t.Fatalf("after the bounce: %+v", a)
+	}
+	if d := f.run(&event.Event{Kind: event.UserPrompt}); d.ContextText() != "" {
+		t.Fatalf("reported before its second try: %q", d.ContextText())
+	}
+	// The second is final: reported, never sent back twice.
+	if d := f.run(&event.Event{Kind: event.SubagentStop, AgentID: "C1", AgentType: "coder", LastMessage: invalid, StopHookActive: true}); d.Block {
+		t.Fatalf("sent back twice: %q", d.BlockReason)
+	}
 	d := f.run(&event.Event{Kind: event.UserPrompt})
-	for _, want := range []string{"subagent C1 (coder) finished with problems", `status "success" is not one of completed`, "artifacts not found in the project: gone.go", `metadata.session_id "other" is not this session (s1)`} {
+	for _, want := range append(problems, "subagent C1 (coder) finished with problems", "even after it was sent back once") {
 		if !strings.Contains(d.ContextText(), want) {
 			t.Errorf("report misses %q:\n%s", want, d.ContextText())
 		}

@@ -28,7 +28,8 @@ func TestFailuresQueueErrors(t *testing.T) {
 	f.env.now = f.env.now.Add(6 * time.Minute)
 	f.run(&event.Event{Kind: event.PostTool, Tool: event.Tool{Name: event.Read}}) // the sweep finds both overdue
 	os.WriteFile(filepath.Join(f.root, "x.go"), []byte("package x\n"), 0o644)
-	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "A2", AgentType: "coder", LastMessage: "done, no object"})
+	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "A2", AgentType: "coder", LastMessage: "done, no object"}) // sent back once
+	f.run(&event.Event{Kind: event.SubagentStop, AgentID: "A2", AgentType: "coder", LastMessage: "done, no object", StopHookActive: true})
 
 	var got []string
 	for _, e := range *tasks.OutboxKey.Of(f.session()) {

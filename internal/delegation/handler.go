@@ -73,12 +73,14 @@ func (r *run) s() *subagents.State { return subagents.Key.Of(r.c.State.Session) 
 func (r *run) handle() event.Result {
 	var res event.Result
 	switch ev := r.ev(); {
+	case ev.Kind == event.PreTool && r.c.Decision.Verdict != event.Deny && r.pastDeadline() != nil:
+		res = stopNow(r.pastDeadline())
 	case ev.Kind == event.PreTool && ev.Tool.Name == event.Delegate && r.c.Decision.Verdict != event.Deny:
 		res = r.delegate()
 	case ev.Kind == event.SubagentStart:
 		res = r.start()
 	case ev.Kind == event.SubagentStop:
-		r.stop()
+		res = r.stop()
 	}
 	r.sweep(&res)
 	return res
@@ -175,72 +177,6 @@ func (r *run) add(d subagents.Delegation) {
 		}
 		return false
 	})
-}
-
-// stop records a subagent's end and checks its return object.
-func (r *run) stop() {
-	ev := r.ev()
-	if ev.AgentID == "" {
-		return
-	}
-	s := r.s()
-	a := s.Agent(ev.AgentID)
-	if a == nil {
-		typ := ev.AgentType
-		r.add(subagents.Delegation{ID: ev.AgentID, Type: typ, Depth: 1, Path: []string{MainAgent, typ}, Started: r.now})
-		a = s.Agent(ev.AgentID)
-	}
-	if !a.Running() {
-		return // SubagentStop fires again after a blocked stop
-	}
-	a.Stopped, a.Outcome = r.now, "ok"
-	var problems []string
-	if !a.Deadline.IsZero() && r.now.After(a.Deadline) && a.Overdue.IsZero() {
-		problems = append(problems, fmt.Sprintf("it ran %s, past its deadline of %s", r.now.Sub(a.Started).Round(time.Second), a.Deadline.Sub(a.Started)))
-		a.Overdue = r.now
-		r.queueError("delegation_hang", strings.Join(a.Path, " → "), "subagent "+a.ID+" ("+a.Type+") "+problems[0], a.ID)
-	}
-	if r.opt().Structured(a.Type) {
-		ret, bad := ValidateReturn(ev.LastMessage, ev.ProjectDir, ev.SessionID)
-		if len(bad) > 0 {
-			a.Outcome = "invalid_return"
-			problems = append(problems, "its final message is not a valid return object: "+strings.Join(bad, "; "))
-		} else {
-			a.Outcome = ret.Status
-		}
-	}
-	if len(problems) > 0 {
-		a.Detail = strings.Join(problems, "; ")
-		if a.Outcome == "invalid_return" {
-			r.queueError("validation_failed", "return object of "+a.Type, a.Detail, a.ID)
-		}
-		r.tell(a.Parent, "finished:"+a.ID, fmt.Sprintf(
-			"atreides: subagent %s (%s) finished with problems: %s. Treat its result with care; check its work or re-run it.", a.ID, a.Type, a.Detail), nil)
-	}
-}
-
-// sweep reports the running subagents past their deadline, once each.
-func (r *run) sweep(res *event.Result) {
-	s := r.s()
-	for i := range s.Agents {
-		a := &s.Agents[i]
-		if !a.Running() || a.Deadline.IsZero() || !r.now.After(a.Deadline) || !a.Overdue.IsZero() {
-			continue
-		}
-		a.Overdue = r.now
-		a.Partial = lastText(subagentTranscript(r.ev().HostFacts(), r.transcript(), a.ID))
-		ran := r.now.Sub(a.Started).Round(time.Second)
-		r.c.Env.Logf("error: session %s: subagent %s (%s, path %s) is past its deadline: running %s, deadline %s",
-			r.ev().SessionID, a.ID, a.Type, strings.Join(a.Path, " → "), ran, a.Deadline.Sub(a.Started))
-		r.queueError("delegation_hang", strings.Join(a.Path, " → "),
-			fmt.Sprintf("subagent %s (%s) still running %s, past its deadline of %s", a.ID, a.Type, ran, a.Deadline.Sub(a.Started)), a.ID)
-		text := fmt.Sprintf("atreides: subagent %s (%s) is still running %s after it started, past its deadline of %s (delegation.deadline_minutes). Decide whether to wait for it, stop it, or do the work another way.",
-			a.ID, a.Type, ran, a.Deadline.Sub(a.Started))
-		if a.Partial != "" {
-			text += "\nIts last message so far:\n" + a.Partial
-		}
-		r.tell(a.Parent, "overdue:"+a.ID, text, res)
-	}
 }
 
 // transcript is the session's transcript path.

@@ -28,6 +28,14 @@ type HostFacts struct {
 	// DefaultAgent is the agent type the host's delegating tool starts
 	// when its input names none, and AgentKey the input key that names it.
 	DefaultAgent, AgentKey string
+	// ResumeAgent is how the lead agent resumes a subagent that stopped,
+	// from where it was: a format whose %[1]s is the subagent's id (the
+	// hook's agent id). Empty: the host cannot resume one.
+	ResumeAgent string
+	// SubagentStopBlocks is set when blocking the host's subagent-stop
+	// event keeps the subagent going with the reason as its next message,
+	// so an invalid return object can be sent back to it once.
+	SubagentStopBlocks bool
 	// GenericChildren is set when the host names every delegated agent
 	// the same (OpenCode's "task"): a subagent's start is matched to the
 	// oldest spawn whatever its type.

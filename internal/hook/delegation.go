@@ -13,6 +13,6 @@ import (
 func delegationHandlers(s *Settings) []engine.Handler {
 	return delegation.Handlers(sync.OnceValue(func() delegation.Options {
 		c, _ := s.Config()
-		return delegation.FromConfig(&c.Delegation)
+		return delegation.FromConfig(c)
 	}))
 }

@@ -1,6 +1,7 @@
 package subagents
 
 import (
+	"slices"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
@@ -47,6 +48,9 @@ type Delegation struct {
 	Overdue time.Time `json:"overdue,omitzero"`
 	// Partial is its last text at that time, bounded.
 	Partial string `json:"partial,omitempty"`
+	// Bounced is when its invalid return object was sent back to it to
+	// fix (zero: never); a return is sent back once.
+	Bounced time.Time `json:"bounced,omitzero"`
 }
 
 // Running reports whether the subagent has not stopped.
@@ -84,6 +88,10 @@ func (g *State) fields(c *binrec.Codec) {
 		c.Time(&d.Overdue)
 		c.Str(&d.Partial)
 	})
+	// Added later: a record written before it reads as never bounced.
+	if c.More(slices.ContainsFunc(g.Agents, func(d Delegation) bool { return !d.Bounced.IsZero() })) {
+		binrec.Each(c, g.Agents, func(d *Delegation, c *binrec.Codec) { c.Time(&d.Bounced) })
+	}
 }
 
 func (p *Spawn) fields(c *binrec.Codec) {

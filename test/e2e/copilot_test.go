@@ -341,6 +341,10 @@ func copilotOutputCut(t *testing.T) {
 // model, the todo is in `atreides todo list`). The roster's agents are in
 // the task tool's agent_type list, and starting one gives the child its
 // prompt.
+// stilgarReturn is the roster agent's answer as the return object, which
+// the roster's agents must end with (delegation.structured_return).
+const stilgarReturn = `{"status":"completed","summary":"keep it simple","artifacts":[],"metadata":{},"errors":[],"next_steps":[]}`
+
 func copilotMCPAndAgents(t *testing.T) {
 	p := newCopilotProject(t, fa.Script{
 		Steps: []fa.Step{
@@ -348,7 +352,7 @@ func copilotMCPAndAgents(t *testing.T) {
 			fa.Call(fa.ToolUse{Name: "task", Input: map[string]any{"description": "ask stilgar", "prompt": "ADVISE-ME on the design", "agent_type": "atreides-stilgar", "name": "oracle"}}),
 			fa.Text("done"),
 		},
-		Agents: []fa.AgentScript{{Name: "atreides-stilgar", Match: fa.FirstUserMatches("ADVISE-ME"), Steps: []fa.Step{fa.Text("keep it simple")}}},
+		Agents: []fa.AgentScript{{Name: "atreides-stilgar", Match: fa.FirstUserMatches("ADVISE-ME"), Steps: []fa.Step{fa.Text(stilgarReturn)}}},
 	})
 	p.install("../home/.copilot/hooks/atreides.json")
 	p.Run("add a todo, then ask the oracle")

@@ -15,8 +15,16 @@ var Facts = event.HostFacts{
 	TodoTool:     "with your TodoWrite tool (or TaskCreate and TaskUpdate)",
 	DefaultAgent: "general-purpose",
 	AgentKey:     "subagent_type",
-	Transcript:   event.ClaudeTranscript,
-	Provider:     "anthropic",
+	// A stopped subagent takes a message and goes on from its transcript:
+	// SendMessage's "to" takes the agent id of the spawn result, which is
+	// the hooks' agent_id (2.1.332: "Use an agentId ... only to resume a
+	// background agent that has already completed").
+	ResumeAgent: `the SendMessage tool with to: "%[1]s"`,
+	// A blocked SubagentStop keeps the subagent running, the reason its
+	// next message (stop_hook_active is then true).
+	SubagentStopBlocks: true,
+	Transcript:         event.ClaudeTranscript,
+	Provider:           "anthropic",
 	// It names an MCP tool mcp__<server>__<tool>.
 	ToolPrefix: "mcp__atreides__",
 	// Its Edit and Write refuse a file not read first ("File has not been

@@ -41,5 +41,7 @@ var Facts = event.HostFacts{
 //   - RawMCPTools: an MCP tool's name, <server>__<tool>, splits at its
 //     first "__" into the server's and the tool's;
 //   - ReadsBeforeWrite: its editor edits a file it has not read;
-//   - PluginRunsTasks: no plugin runs atreides's tasks.
-var Lacks = []string{"AgentCall", "AgentKey", "Compact", "TodoTool", "Transcript", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks"}
+//   - PluginRunsTasks: no plugin runs atreides's tasks;
+//   - ResumeAgent, SubagentStopBlocks: no subagent tool to resume with,
+//     and its hooks have no subagent stop.
+var Lacks = []string{"AgentCall", "AgentKey", "Compact", "TodoTool", "Transcript", "RawMCPTools", "ReadsBeforeWrite", "PluginRunsTasks", "ResumeAgent", "SubagentStopBlocks"}

@@ -31,4 +31,10 @@ var Facts = event.HostFacts{
 // hook; subagents named by role; the model calls atreides's tools by their
 // bare names; apply_patch does not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}
+// Delegation: no resume of an ended subagent known to work on the pinned
+// version (ResumeAgent); its SubagentStop output takes "block", but a run
+// of 0.171.0 (codex exec, a spawned worker ending in prose) showed no
+// further turn of the subagent after it, so an invalid return is
+// reported at once rather than left waiting for a second stop
+// (SubagentStopBlocks).
+var Lacks = []string{"TodoTool", "GenericChildren", "ToolPrefix", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "ResumeAgent", "SubagentStopBlocks"}

@@ -15,6 +15,8 @@ var Facts = event.HostFacts{
 	// Its task tool names the agent in agent_type.
 	DefaultAgent: "general-purpose",
 	AgentKey:     "agent_type",
+	// A blocked subagentStop continues the child with the reason.
+	SubagentStopBlocks: true,
 	// Its models come through GitHub (a provider of its own can be set
 	// with COPILOT_PROVIDER_*, as the tests do).
 	Provider: "github",
@@ -38,4 +40,5 @@ var Facts = event.HostFacts{
 // cannot mirror; subagents named by type; events.jsonl is a transcript
 // format atreides does not read; its edit tool
 // does not refuse an unread file; tasks run as processes.
-var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks"}
+// Delegation: no tool resumes an ended subagent (ResumeAgent).
+var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "PluginRunsTasks", "ResumeAgent"}

@@ -33,4 +33,6 @@ var Facts = event.HostFacts{
 // type; its edit tools do not refuse an unread file; MCP tools named
 // mcp_<server>_<tool>; tasks run as processes; it loads GEMINI.md, no
 // AGENTS.md of its own.
-var Lacks = []string{"GenericChildren", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules"}
+// Delegation: no tool resumes a subagent that ended, and no subagent-stop event (its
+// hooks have none) (ResumeAgent, SubagentStopBlocks).
+var Lacks = []string{"GenericChildren", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "Rules", "ResumeAgent", "SubagentStopBlocks"}

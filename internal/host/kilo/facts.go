@@ -39,7 +39,9 @@ var Facts = event.HostFacts{
 // file (the mapper reports the context's size); models from any provider;
 // its edit and write tools do not refuse an unread file; no headless CLI
 // runs its background tasks (the plugin does, as its agent).
-var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless"}
+// Delegation: as OpenCode, no resume of an ended child and no end to
+// refuse (ResumeAgent, SubagentStopBlocks).
+var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless", "ResumeAgent", "SubagentStopBlocks"}
 
 // flavor is Kilo Code as the OpenCode adapter, mapper and plugin install
 // take it: at every start Kilo installs @kilocode/plugin into each config

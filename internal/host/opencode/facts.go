@@ -33,4 +33,7 @@ var Facts = event.HostFacts{
 // purpose: no transcript file (the mapper reports the context's size);
 // models from any provider; its edit and write tools no longer check; no
 // headless CLI runs its background tasks (the plugin does, as its agent).
-var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless"}
+// Delegation: a child session that went idle is not resumed by a tool of the
+// parent, and its end (session.idle, seen by the plugin) cannot be
+// refused (ResumeAgent, SubagentStopBlocks).
+var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless", "ResumeAgent", "SubagentStopBlocks"}

@@ -14,7 +14,10 @@ var Facts = event.HostFacts{
 	Compact:      "/compress",
 	DefaultAgent: "general-purpose",
 	AgentKey:     "subagent_type",
-	Provider:     "openai",
+	// A blocked SubagentStop sends the reason to the subagent and runs
+	// another turn (captured: 02-subagent-stop-block).
+	SubagentStopBlocks: true,
+	Provider:           "openai",
 	// It names an MCP tool mcp__<server>__<tool>, as Claude Code does.
 	ToolPrefix: "mcp__atreides__",
 	// It reads the instruction files from the root down to the cwd at
@@ -35,4 +38,5 @@ var Facts = event.HostFacts{
 // named by type; a chat recording atreides has no reader for; its edit
 // tools do not refuse an unread file; MCP tools named
 // mcp__<server>__<tool>; tasks run as processes.
-var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks"}
+// Delegation: no tool resumes an ended subagent (ResumeAgent).
+var Lacks = []string{"TodoTool", "GenericChildren", "Transcript", "ReadsBeforeWrite", "RawMCPTools", "PluginRunsTasks", "ResumeAgent"}
