@@ -140,12 +140,12 @@ var rows = []Row{
 	{"outputs", "cline", cannot("Cline reads no replacement of a tool's output from a hook (docs/cline.md)")},
 	{"outputs", "kilo", e2e("TestKiloContext")},
 
-	{"delegation", "claude", e2e("TestDelegationLimitsDefaultConfig", "TestGovernanceDelegationDepth")},
+	{"delegation", "claude", e2e("TestDelegationLimitsDefaultConfig", "TestGovernanceDelegationDepth", "TestDelegationReturnBounced").with("a roster agent's invalid return is sent back once; past its deadline a subagent's tool calls are refused (captured payloads, internal/cli delegation tests) and the parent told how to resume it")},
 	{"delegation", "gemini", proc("internal/delegation.TestTargetAndRetarget").with("the target is read from invoke_agent's agent_name; depth and cycles are not driven on Gemini CLI")},
 	{"delegation", "codex", e2e("TestCodex/RedirectIsDenied", "TestCodexGaps/DelegationLimit").with("`spawn_agent` reaches PreToolUse; a redirect is a deny naming the input to use; Codex refuses a nested `spawn_agent` itself, so depth stays 1")},
 	{"delegation", "opencode", e2e("TestOpenCodeNestedDelegation").with("child sessions at any depth are linked to the root through `parentID`, kept in the store; OpenCode 1.18.33 itself stops nesting unless `subagent_depth` is raised")},
-	{"delegation", "copilot", unproven("no test drives a Copilot delegation")},
-	{"delegation", "qwen", e2e("TestQwen/DelegationRedirectRefused").with("a redirect is a deny naming the input to use")},
+	{"delegation", "copilot", e2e("TestCopilotDelegationReturnBounced").with("a roster agent's invalid return is sent back once; depth and cycles not driven")},
+	{"delegation", "qwen", e2e("TestQwen/DelegationRedirectRefused", "TestQwenDelegationReturnBounced").with("a redirect is a deny naming the input to use; an invalid return is sent back once")},
 	{"delegation", "cline", unproven("a spawn_agent sub-agent's calls are guarded (TestCline/SubagentGuarded); no test drives a delegation limit")},
 	{"delegation", "kilo", unproven("OpenCode's plugin; no test drives a Kilo delegation")},
 
