@@ -23,7 +23,7 @@ var dottedKey = regexp.MustCompile("`([a-z_]+(?:\\.[A-Za-z0-9_*\"-]+)+)`")
 // guard's rule ids (`review.bypass`) are skipped by [isRuleID].
 var notKeys = map[string]bool{
 	"state.db": true, "state.json": true, "audit.jsonl": true, // files
-	"delegation.depth": true, "delegation.cycle": true, "delegation.no-todo": true, // rule ids
+	"delegation.depth": true, "delegation.cycle": true, "delegation.no-todo": true, "delegation.deadline": true, // rule ids
 	"session.id":         true,                         // an OpenTelemetry attribute
 	"guard.ShellEffects": true, "tasks.CallerOf": true, // Go identifiers
 }
