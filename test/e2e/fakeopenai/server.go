@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -82,6 +83,7 @@ type Server struct {
 	srv    *httptest.Server
 
 	mu       sync.Mutex
+	received int // requests come so far, published or not
 	requests []*Request
 	errs     []string
 	// reported are the steps whose Tokens were reported once.
@@ -123,11 +125,15 @@ func Start(t testing.TB, script Script) *Server {
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	req := &Request{Method: r.Method, Path: r.URL.RequestURI(), Raw: body}
+	// The request is published once its fields are set (a test may read
+	// them while the host waits for its answer); its number says when it
+	// came.
 	s.mu.Lock()
-	req.Seq = len(s.requests)
-	s.requests = append(s.requests, req)
-	over := len(s.requests) > s.script.MaxRequests
+	req.Seq = s.received
+	s.received++
+	over := s.received > s.script.MaxRequests
 	s.mu.Unlock()
+	defer s.publish(req)
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, "read body: %v", err)
 		return
@@ -249,11 +255,21 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = json.NewEncoder(w).Encode(v) // the client went away: nothing to do
 }
 
-// Requests returns a snapshot of every request received, in order.
+// publish adds a request whose fields are set to the ones Requests sees.
+func (s *Server) publish(req *Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+}
+
+// Requests returns a snapshot of every request received, in the order
+// they came.
 func (s *Server) Requests() []*Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*Request(nil), s.requests...)
+	out := append([]*Request(nil), s.requests...)
+	slices.SortFunc(out, func(a, b *Request) int { return a.Seq - b.Seq })
+	return out
 }
 
 // RequestsOf returns the requests of one kind, in order.
