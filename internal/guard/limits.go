@@ -36,6 +36,10 @@ type work struct {
 	// or more for a long text, whose string literals a large inline
 	// program hands to the shell analysis one by one.
 	derivedMax int
+	// scripts are the script files being judged, outermost first, and
+	// scriptReads the files read so far (scripts.go).
+	scripts     []string
+	scriptReads int
 }
 
 func newWork(textLen int) *work {
