@@ -40,6 +40,7 @@ type work struct {
 	// scriptReads the files read so far (scripts.go).
 	scripts     []string
 	scriptReads int
+	capped      string // why scripts went past the bounds, until reported
 }
 
 func newWork(textLen int) *work {

@@ -39,6 +39,15 @@ type scriptRun struct {
 	shebang bool         // ./F: the file's first line picks the program
 }
 
+// opaqueInScript: inside a script file, what the guard cannot know
+// (strict_dynamic, strict_unverifiable: `exec "$JAVACMD" "$@"`, `eval set
+// -- $OPTS` in gradlew, `$CC` in a configure script) does not ask. The
+// file was as opaque as that before the guard read it, and real build
+// scripts are full of it; what the text does say is judged as written.
+func opaqueInScript(r *Rule) bool {
+	return r.Switch == "strict_dynamic" || r.Switch == "strict_unverifiable"
+}
+
 // scriptJudge reads and judges script files (a judge of its own, like
 // codeJudge, so the analyzer keeps its size).
 type scriptJudge struct{ *analyzer }
@@ -59,8 +68,19 @@ func (s scriptJudge) run(c *Cmd, r scriptRun, sc *shell.Scope, depth int) (shell
 	}
 	w := s.work
 	w.scripts = append(w.scripts, p)
-	defer func() { w.scripts = w.scripts[:len(w.scripts)-1] }()
-	return s.judgeText(c, r, p, text, sc, depth), true
+	out := s.judgeText(c, r, p, text, sc, depth)
+	w.scripts = w.scripts[:len(w.scripts)-1]
+	s.capped(c)
+	return out, true
+}
+
+// capped asks when scripts went past the bounds, once back outside every
+// script (inside one, a dynamic.script finding is opaque, opaqueInScript).
+func (s scriptJudge) capped(c *Cmd) {
+	if w := s.work; w.capped != "" && len(w.scripts) == 0 {
+		s.fire(ruleDynamicScript, c, w.capped)
+		w.capped = ""
+	}
 }
 
 // place is the absolute path of the script file f names, when the guard
@@ -75,7 +95,21 @@ func (s scriptJudge) place(f shell.Word, sc *shell.Scope) (string, bool) {
 		return "", false
 	}
 	_, made := s.paths.made[p]
-	return p, !made
+	return p, !made && !s.installed(p)
+}
+
+// installedDirs hold the system's and the package managers' programs.
+var installedDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/opt/homebrew", "/nix/store", "/snap"}
+
+// installed: a script of the installed system outside the project
+// (`bash /usr/bin/xdg-open`) is the program it is, judged by its name as
+// when run from PATH; the agent does not write there without sudo, which
+// asks, and the guard would judge the system's own code line by line.
+func (s scriptJudge) installed(p string) bool {
+	if s.req.ProjectRoot != "" && under(p, s.req.ProjectRoot) {
+		return false
+	}
+	return slices.ContainsFunc(installedDirs, func(d string) bool { return under(p, d) })
 }
 
 // literalWord: a word whose text is known before the command runs.
@@ -94,8 +128,9 @@ func (s scriptJudge) beyond(c *Cmd, f shell.Word, p string) bool {
 	if len(w.scripts) < maxScriptDepth && w.scriptReads < maxScriptReads {
 		return false
 	}
-	s.fire(ruleDynamicScript, c, "scripts run "+f.Display()+" deeper or more often than the guard reads ("+
-		strconv.Itoa(maxScriptDepth)+" levels, "+strconv.Itoa(maxScriptReads)+" files)")
+	w.capped = "scripts run " + f.Display() + " deeper or more often than the guard reads (" +
+		strconv.Itoa(maxScriptDepth) + " levels, " + strconv.Itoa(maxScriptReads) + " files)"
+	s.capped(c)
 	return true
 }
 

@@ -43,6 +43,8 @@ func scriptFiles() fakeScripts {
 		p + "big.sh":      "atreides uninstall\n" + strings.Repeat("#", MaxScriptBytes),
 		p + "written.sh":  "atreides uninstall\n",
 		"/opt/tools/x.sh": "atreides uninstall\n",
+		p + "gradle.sh":   "#!/bin/sh\nJAVACMD=$JAVA_HOME/bin/java\neval set -- $OPTS \"$@\"\nexec \"$JAVACMD\" \"$@\"\n",
+		"/usr/bin/helper": "#!/bin/sh\nrm -rf ~\n",
 	}
 	for k, v := range chain {
 		files[k] = v
@@ -88,7 +90,9 @@ func TestScriptFiles(t *testing.T) {
 		{`./ok.sh`, Allow, ""},
 		{`source ok.sh`, Allow, ""},
 		{`bash rmarg.sh build`, Allow, ""},
-		{`bash loop.sh`, Allow, ""}, // a script running itself is judged once
+		{`bash loop.sh`, Allow, ""},
+		{`./gradle.sh build`, Allow, ""},    // what the guard cannot know inside a script does not ask
+		{`eval set -- $OPTS "$@"`, Ask, ""}, // ... while typed inline it does // a script running itself is judged once
 		{`source lib.sh`, Allow, ""},
 		{`bash x.sh`, Allow, ""}, // the cwd's x.sh: there is none
 		// Scripts running scripts: four levels are read, a fifth asks.
@@ -102,6 +106,8 @@ func TestScriptFiles(t *testing.T) {
 		{`./elf`, Allow, ""},
 		{`bash big.sh`, Allow, ""},
 		{`ssh build1 bash /opt/tools/x.sh`, Allow, ""},
+		{`bash /opt/tools/x.sh`, Deny, sc},                            // outside the project, not an installed program
+		{`bash /usr/bin/helper`, Allow, ""},                           // the installed system's: judged as the program
 		{`echo 'echo hi' > written.sh && bash written.sh`, Allow, ""}, // judged as written
 	}, with)
 	deep := scriptFiles()
