@@ -44,6 +44,7 @@ func scriptFiles() fakeScripts {
 		p + "written.sh":  "atreides uninstall\n",
 		"/opt/tools/x.sh": "atreides uninstall\n",
 		p + "gradle.sh":   "#!/bin/sh\nJAVACMD=$JAVA_HOME/bin/java\neval set -- $OPTS \"$@\"\nexec \"$JAVACMD\" \"$@\"\n",
+		p + "zsh.sh":      "atreides plan approve 1\nx=${(f)y}\n",
 		"/usr/bin/helper": "#!/bin/sh\nrm -rf ~\n",
 	}
 	for k, v := range chain {
@@ -91,8 +92,9 @@ func TestScriptFiles(t *testing.T) {
 		{`source ok.sh`, Allow, ""},
 		{`bash rmarg.sh build`, Allow, ""},
 		{`bash loop.sh`, Allow, ""},
-		{`./gradle.sh build`, Allow, ""},    // what the guard cannot know inside a script does not ask
-		{`eval set -- $OPTS "$@"`, Ask, ""}, // ... while typed inline it does // a script running itself is judged once
+		{`zsh zsh.sh`, Ask, "parse.unreadable"}, // a line the parser cannot read hides none before it
+		{`./gradle.sh build`, Allow, ""},        // what the guard cannot know inside a script does not ask
+		{`eval set -- $OPTS "$@"`, Ask, ""},     // ... while typed inline it does // a script running itself is judged once
 		{`source lib.sh`, Allow, ""},
 		{`bash x.sh`, Allow, ""}, // the cwd's x.sh: there is none
 		// Scripts running scripts: four levels are read, a fifth asks.
