@@ -76,6 +76,9 @@ func (a *analyzer) fireRule(r *Rule, c *Cmd, detail string) {
 	if c != nil && !protected(r) && a.customAllows(c) {
 		return
 	}
+	if a.work != nil && len(a.work.scripts) > 0 && opaqueInScript(r) {
+		return
+	}
 	if v <= a.res.Verdict && a.res.Rule != "" {
 		return
 	}

@@ -67,6 +67,9 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if shell.IsInterpreter(c.Name) {
 		return a.code().interpreter(c, sc, depth, in)
 	}
+	if out, ok := (scriptJudge{a}).pathScript(c, head, sc, depth); ok {
+		return out
+	}
 	a.unknownWrapper(c, env, sc, depth)
 	return a.produce(c, sc, in)
 }
@@ -554,6 +557,11 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 	if len(rest) == 0 || c.Has("-s") {
 		return a.runFeed(c, in, inner, depth)
 	}
+	if posixShell(c.Name) {
+		if out, ok := (scriptJudge{a}).run(c, scriptRun{file: rest[0], args: rest[1:]}, sc, depth); ok {
+			return out
+		}
+	}
 	return a.scriptFile(c, rest[0], sc, depth)
 }
 
@@ -626,6 +634,9 @@ func hSource(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, de
 	rest := shell.From(c.Args, i)
 	if len(rest) == 0 {
 		return shell.Feed{}
+	}
+	if out, ok := (scriptJudge{a}).run(c, scriptRun{file: rest[0], args: rest[1:], shared: true}, sc, depth); ok {
+		return out
 	}
 	return a.scriptFile(c, rest[0], sc, depth)
 }

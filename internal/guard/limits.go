@@ -36,6 +36,11 @@ type work struct {
 	// or more for a long text, whose string literals a large inline
 	// program hands to the shell analysis one by one.
 	derivedMax int
+	// scripts are the script files being judged, outermost first, and
+	// scriptReads the files read so far (scripts.go).
+	scripts     []string
+	scriptReads int
+	capped      string // why scripts went past the bounds, until reported
 }
 
 func newWork(textLen int) *work {

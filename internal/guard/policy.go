@@ -64,6 +64,11 @@ type Request struct {
 	// asked only for a program run by a path in the project or a temp
 	// directory; nil: copies are known only by name and by links.
 	SameBinary func(path string) bool
+	// ReadScript reads the text of a script file a command runs (`bash
+	// x.sh`, `source x.sh`, `./x.sh`), given its absolute path with links
+	// resolved: a regular file of at most MaxScriptBytes, else an error
+	// (shellcall.ReadScript). Nil: script files are not read.
+	ReadScript func(path string) (string, error)
 
 	// Deadline, if set, is when the analysis gives up: the command is
 	// then judged parse.too-complex, so a slow input costs at most this.

@@ -346,18 +346,7 @@ func (a selfJudge) runsMade(c *Cmd, head shell.Word, depth int) {
 }
 
 // shellShebang: the script's first line runs a shell.
-func shellShebang(text string) bool {
-	line, _, _ := strings.Cut(text, "\n")
-	f := strings.Fields(strings.TrimPrefix(line, "#!"))
-	if len(f) == 0 {
-		return false
-	}
-	n := shell.NormName(f[0])
-	if n == "env" && len(f) > 1 {
-		n = shell.NormName(f[1])
-	}
-	return isShell(n)
-}
+func shellShebang(text string) bool { return isShell(shebangProgram(text)) }
 
 // mentionHints are the texts a protected path's spelling holds: an
 // argument without any of them names none, and costs no more than these

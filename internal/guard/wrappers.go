@@ -125,6 +125,9 @@ func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 		return shell.Feed{Taint: shell.TaintUnknown}
 	}
 	if hasFile {
+		if out, ok := (scriptJudge{a}).run(c, scriptRun{file: file}, sc, depth); ok {
+			return out
+		}
 		return a.scriptFile(c, file, sc, depth)
 	}
 	return a.runFeed(c, in, sc, depth)

@@ -69,7 +69,7 @@ func Remembered(c *engine.Call) (shell.Effects, bool) {
 // uses (policy.NewRequest adds them).
 func Request(cmd, cwd, root string) guard.Request {
 	return guard.Request{Tool: "shell", Command: cmd, Cwd: cwd, Home: home(), ProjectRoot: root,
-		TempDirs: tempDirs(), Resolve: Resolver(), Readlink: os.Readlink}
+		TempDirs: tempDirs(), Resolve: Resolver(), Readlink: os.Readlink, ReadScript: ReadScript}
 }
 
 // home is the user's home directory, "" when unknown.
