@@ -89,6 +89,10 @@ func TestRules(t *testing.T) {
 		{"ls missing 2>/dev/null", Allow, ""},
 		// system, privilege, permissions
 		{":(){ :|:& };:", Deny, "system.fork-bomb"},
+		{"f() { f; }; f", Deny, "system.fork-bomb"},
+		// A recursion its body can end is a function, not a bomb.
+		{`walk() { if [ -d "$1" ]; then for e in "$1"/*; do walk "$e"; done; fi; }; walk src`, Allow, ""},
+		{`up() { [ "$1" = / ] && return; up "$(dirname "$1")"; }; up "$PWD"`, Allow, ""},
 		{"sudo -i", Deny, "privilege.root-shell"},
 		{"sudo su", Deny, "privilege.root-shell"},
 		{"sudo ls", Allow, ""},

@@ -438,6 +438,25 @@ func ForksItself(name string, body *syntax.Stmt) bool {
 	return found
 }
 
+// mayEnd reports whether a function's body holds something that can stop
+// its recursion: a condition (if, case, && or ||), a loop, or a return
+// or exit.
+func mayEnd(body *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.IfClause, *syntax.CaseClause, *syntax.WhileClause, *syntax.ForClause:
+			found = true
+		case *syntax.BinaryCmd:
+			found = x.Op == syntax.AndStmt || x.Op == syntax.OrStmt
+		case *syntax.CallExpr:
+			found = len(x.Args) > 0 && (x.Args[0].Lit() == "return" || x.Args[0].Lit() == "exit")
+		}
+		return !found
+	})
+	return found
+}
+
 func callsName(st *syntax.Stmt, name string) bool {
 	hit := false
 	syntax.Walk(st, func(n syntax.Node) bool {
@@ -580,11 +599,14 @@ func guessedProgram(head Word, depth int) bool {
 }
 
 // callFunc runs the script's function name with args as its positional
-// parameters; one that calls itself while it runs is reported, not
-// followed.
+// parameters; one that calls itself while it runs is not followed, and is
+// reported when nothing in its body can end the recursion (a body with a
+// condition, a loop or a return may stop: xdg-open's recursive helpers).
 func (w *Walk) callFunc(name string, body *syntax.Stmt, args []Word, sc *Scope, depth int, in Feed) Feed {
 	if sc.Calling[name] {
-		w.Judge.Recursion(name)
+		if !mayEnd(body) {
+			w.Judge.Recursion(name)
+		}
 		return Feed{Taint: TaintUnknown}
 	}
 	w.Judge.Called(name)
