@@ -35,6 +35,9 @@ type Request struct {
 	// Model is a model the launcher chose for this task itself (a
 	// multi-model review's reviewer), ahead of every other ("": none).
 	Model string
+	// Plain: the launcher reads the answer in a form of its own (a
+	// review's findings), so the task is not asked for the return object.
+	Plain bool
 }
 
 // MaxPrompt bounds a prompt: it is passed to the CLI as one argument.
@@ -97,7 +100,9 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 		if argv, err = r.command(&task); err != nil {
 			return nil, err
 		}
-		fixup = r.fixupCommand(&task)
+		if !q.Plain {
+			fixup = r.fixupCommand(&task)
+		}
 	}
 	head := q.Prompt
 	if len(head) > promptHead {
@@ -110,7 +115,7 @@ func (r *Registry) Add(p *state.Project, q Request, now time.Time) (*bgtasks.Tas
 		return nil, err
 	}
 	full := fmt.Sprintf("You are the %s agent, running as atreides background task %s for another agent. Work in this project; when done, answer with your findings or what you changed, as the final message.\n\n%s%s%s", q.Agent, t.ID, role, skills, q.Prompt)
-	if r.Opts.Structured && q.Resume == "" {
+	if r.Opts.Structured && q.Resume == "" && !q.Plain {
 		full += "\n\n" + delegation.ReturnInstructions(t.ID)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "prompt.md"), []byte(full), 0o600); err != nil {

@@ -10,8 +10,11 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+
 	"syscall"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/delegation"
 
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -57,7 +60,9 @@ func (r *Registry) Supervise(ctx context.Context, id string) error {
 	}
 	status, ans, errText := r.run(&t, argvFile, prompt, session, term)
 	fixed := false
-	if status == Completed && r.Opts.Structured {
+	// Only a task asked for the return object is held to it (a review's
+	// reviewers answer with findings of their own form).
+	if status == Completed && r.Opts.Structured && strings.Contains(prompt, delegation.ReturnInstructions(t.ID)) {
 		status, ans, errText, fixed = r.checkReturn(&t, ans, term)
 	}
 	return r.Update(ctx, func(p *state.Project, now time.Time) error {

@@ -88,7 +88,7 @@ func Start(ctx context.Context, reg *background.Registry, o Options, q Request) 
 		for _, r := range reviewers {
 			s := Slot{Reviewer: r}
 			t, err := reg.Add(p, background.Request{Parent: q.Parent, ParentAgent: q.ParentAgent, Host: r.Host, Facts: q.Facts[r.Host],
-				Agent: o.Agent, Model: r.Model, Description: "review " + id + " by " + r.Label(), Prompt: prompt, Path: q.Path}, now)
+				Agent: o.Agent, Model: r.Model, Plain: true, Description: "review " + id + " by " + r.Label(), Prompt: prompt, Path: q.Path}, now)
 			if err != nil {
 				s.Error = err.Error()
 			} else {

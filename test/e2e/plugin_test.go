@@ -141,11 +141,14 @@ func TestExtensionGemini(t *testing.T) {
 // sessionState is what one session's hooks leave in a project's
 // .atreides, as with `atreides install`: the state database and its lock
 // (todos, strikes, phases), the project's and the session's records, the
-// audit log (the denied command) and the .gitignore that keeps all of
-// that machine state out of commits. "<session>" stands for the session
-// record's name (its id).
+// audit log (the denied command), the session each host process runs
+// (for its MCP server: background.BindCaller) and the .gitignore that
+// keeps all of that machine state out of commits. "<session>" stands for
+// the session record's name (its id), "<process>" for a host process's
+// pid and start time.
 var sessionState = []string{"./", ".gitignore", "audit.jsonl", "project/", "project/project.rec",
-	"sessions/", "sessions/<session>.rec", "state.db", "state.db.lock"}
+	"sessions/", "sessions/<session>.rec", "state.db", "state.db.lock",
+	"background/", "background/mcp-callers/", "background/mcp-callers/<process>"}
 
 // assertOnlyState checks the project is byte-identical to before but for
 // its .atreides directory, that this holds sessionState and no more (an
@@ -158,6 +161,9 @@ func assertOnlyState(t *testing.T, dir string, before map[string]string) {
 	for _, f := range stateFiles(t, dir) {
 		if rest, ok := strings.CutPrefix(f, "sessions/"); ok && strings.HasSuffix(rest, ".rec") {
 			f = "sessions/<session>.rec"
+		}
+		if rest, ok := strings.CutPrefix(f, "background/mcp-callers/"); ok && rest != "" {
+			f = "background/mcp-callers/<process>"
 		}
 		if !slices.Contains(sessionState, f) {
 			t.Errorf(".atreides/%s: the session left a file the plugin's hooks should not write", f)

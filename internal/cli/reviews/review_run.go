@@ -52,7 +52,9 @@ func (o *runOptions) run(io *command.IO, focus string) error {
 		}
 	}
 	opts := review.LoadOptions(root)
-	reg := background.Open(root, background.LoadOptions(root))
+	bo := background.LoadOptions(root)
+	bo.Headless = background.HeadlessOf(q.Facts) // reviewers run read-only, in their CLI's own mode
+	reg := background.Open(root, bo)
 	run, err := review.Start(ctx, reg, opts, q)
 	if err != nil {
 		return err
