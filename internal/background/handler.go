@@ -8,6 +8,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/bgtasks"
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
@@ -31,10 +32,24 @@ func Handler(root string, opts func() Options) engine.Handler {
 	}
 }
 
-// bindCaller binds the host process to the session for its MCP server
+// CallerHandler binds the host process to the session for its MCP server
 // (see [BindCaller]) at the session's start and right before each call
-// of an atreides MCP tool; a failure leaves the server to its fallback,
-// said once in the log.
+// of an atreides MCP tool; a failure leaves the server unable to tell the
+// session, said once in the log. It is a handler of its own, apart from
+// the background tasks' (full preset only), because every preset that
+// installs the MCP server needs it.
+func CallerHandler(root string) engine.Handler {
+	return engine.Handler{
+		Name: "mcp-caller", Priority: engine.Normal,
+		Kinds:  []event.Kind{event.SessionStart, event.PreTool},
+		Groups: state.NoGroups,
+		Handle: func(c *engine.Call) (event.Result, error) {
+			bindCaller(c, root)
+			return event.Result{}, nil
+		},
+	}
+}
+
 func bindCaller(c *engine.Call, root string) {
 	ev := c.Event
 	ours := ev.Kind == event.PreTool && strings.HasPrefix(string(ev.Tool.Name), "mcp:atreides__")
@@ -51,7 +66,6 @@ func bindCaller(c *engine.Call, root string) {
 
 func handle(c *engine.Call, root string, opts func() Options) (event.Result, error) {
 	b, ev := bgtasks.Key.Of(c.State.Project), c.Event
-	bindCaller(c, root)
 	if len(b.Tasks) == 0 {
 		return event.Result{}, nil
 	}

@@ -15,11 +15,11 @@ import (
 var presetHandlers = map[config.Preset][]string{
 	config.PresetGuard: {"guard", "governance", "plan-approval", "health", "record", "config-note", "errors"},
 	config.PresetStandard: {"guard", "governance", "plan-approval", "outputs", "health", "memory", "memory-pending", "memory-anchors",
-		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "config-note", "errors", "rule-files"},
+		"monitor", "strikes", "todo-tracker", "stop-gate", "record", "config-note", "errors", "rule-files", "mcp-caller"},
 	config.PresetFull: {"guard", "governance", "plan-approval", "delegation-todo", "delegation", "read-first",
 		"edit-checks", "outputs", "health", "session-context", "memory", "memory-pending", "memory-anchors", "monitor", "phase",
 		"strikes", "todo-tracker", "stop-gate", "verify-gate", "record", "config-note", "errors", "keywords", "comments",
-		"rule-files", "context-tiers", "background", "skills"},
+		"rule-files", "context-tiers", "mcp-caller", "background", "skills"},
 }
 
 func handlerNames(s *Settings) []string {

@@ -215,7 +215,8 @@ func handlers(s *Settings) []engine.Handler {
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, configNote(s))
 	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
-	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), tiersHandler(s), background.Handler(s.root, s.background),
+	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), tiersHandler(s),
+		background.CallerHandler(s.root), background.Handler(s.root, s.background),
 		agents.SkillsHandler(func() agents.SkillOptions {
 			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs(), Inlined: servedInline, OwnAgent: servedOwnAgent}
 		}))
@@ -249,7 +250,7 @@ func presetOf(name string) config.Preset {
 	switch name {
 	case "guard", "governance", "plan-approval", "health", "config-note", "record", "errors":
 		return config.PresetGuard
-	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-pending", "memory-anchors", "monitor", "rule-files", "outputs":
+	case "todo-tracker", "stop-gate", "strikes", "memory", "memory-pending", "memory-anchors", "monitor", "rule-files", "outputs", "mcp-caller":
 		return config.PresetStandard
 	}
 	return config.PresetFull
