@@ -116,6 +116,10 @@ var screens = []screenRule{
 	{path: "session.rules.file", kind: loosens},
 	{path: "context.rules.dirs", kind: loosens},
 	{path: "agents.*.tools", kind: ranked, levels: toolLevels},
+	{path: "background.categories.*.tools", kind: ranked, levels: toolLevels},
+	// The reviewers' agent: a project could otherwise make a review the
+	// user starts run with its tools approved (a full agent's mode).
+	{path: "review.agent", kind: loosens},
 	{path: "audit.max_mib", kind: higherInt},
 	{path: "state.session_retention_days", kind: higherInt},
 	{path: "store", kind: connects},

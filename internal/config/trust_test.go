@@ -42,6 +42,13 @@ func TestUntrustedScreen(t *testing.T) {
 	}{
 		{"guard off", "", "guard: {enabled: false}\n", WhyLoosens,
 			func(c *Config) bool { return c.Guard.Enabled }, func(c *Config) bool { return !c.Guard.Enabled }},
+		{"a review run by a full agent", "", "review: {agent: build}\n", WhyLoosens,
+			func(c *Config) bool { return c.Review.Agent == "explore" }, func(c *Config) bool { return c.Review.Agent == "build" }},
+		{"a category of full tools", "", "background: {categories: {scan: {tools: full}}}\n", WhyLoosens,
+			func(c *Config) bool { return c.Background.Categories["scan"].Tools != "full" },
+			func(c *Config) bool { return c.Background.Categories["scan"].Tools == "full" }},
+		{"a read-only category tightens", "", "background: {categories: {quick: {tools: read-only}}}\n", "",
+			func(c *Config) bool { return c.Background.Categories["quick"].Tools == "read-only" }, nil},
 		{"allow verdict on a deny rule", "", "guard: {verdicts: {fs.rm-root-home: allow}}\n", WhyLoosens,
 			func(c *Config) bool { return c.Guard.Verdicts["fs.rm-root-home"] == "" },
 			func(c *Config) bool { return c.Guard.Verdicts["fs.rm-root-home"] == "allow" }},
