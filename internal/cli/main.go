@@ -23,6 +23,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Run runs one command line (without the program name).
 func Run(io *command.IO, args []string) int {
+	if o, ok := hookArgs(args); ok {
+		return exitCode(io, "hook", o.run(io))
+	}
 	hook.TeamExecFor(&io.Process, args)
 	name, err := execute(io, args)
 	return exitCode(io, name, err)
