@@ -39,8 +39,14 @@ func main() {
 	hostName := flag.String("host", "claude", "host protocol to speak: "+strings.Join(hookHosts(), ", "))
 	list := flag.Bool("list", false, "print the hook hosts, one a line, and exit")
 	vs := flag.String("vs", "", "a second command to run side by side: a binary (run as 'BIN hook HOST'), a command line, or 'floor'")
+	guardFile := flag.String("guard", "", "the regression guard: every hook host's payloads against -vs (default floor), checked against the values recorded in this file")
+	update := flag.Bool("update", false, "with -guard: record this run's values in the file instead of checking them")
+	payloadDir := flag.String("payloads", "bench/payloads", "with -guard: the directory of HOST/*.json")
+	hostList := flag.String("hosts", "", "with -guard: the hosts, comma-separated (default: every hook host)")
+	noRetry := flag.Bool("noretry", false, "with -guard: fail at once, without measuring an over-limit ratio a second time")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, `usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] [-vs B] BINARY PAYLOAD.json...
+       hooktime -guard FILE [-update] [-n N] [-warmup N] [-hosts H,...] BINARY
 
 Runs 'BINARY hook HOST' with each payload on stdin and prints the median,
 p90 and p99 wall time, the median CPU time and the peak RSS per payload.
@@ -48,6 +54,12 @@ __PROJ__ in a payload is replaced by the project dir. With -vs, runs B
 alongside and prints the medians of both and of the ratios A/B. Each
 binary is first copied into a fresh directory of its own, under one name,
 so that only its bytes differ.
+
+With -guard, runs every payload under -payloads of every hook host against
+the floor and prints a table per host and payload: the CPU ratio to the
+floor, package init, system calls and peak RSS; it exits 1 when a ratio is
+more than 10%% above its value in FILE or a count above it (-update writes
+FILE instead).
 `)
 		flag.PrintDefaults()
 	}
@@ -55,6 +67,9 @@ so that only its bytes differ.
 	if *list {
 		fmt.Println(strings.Join(hookHosts(), "\n"))
 		return
+	}
+	if *guardFile != "" {
+		os.Exit(runGuard(*guardFile, *update, *payloadDir, *hostList, *vs, *runs, *warmup, !*noRetry))
 	}
 	if flag.NArg() < 2 {
 		flag.Usage()
@@ -69,6 +84,25 @@ so that only its bytes differ.
 		fmt.Fprintln(os.Stderr, "hooktime:", err)
 		os.Exit(1)
 	}
+}
+
+func runGuard(file string, update bool, payloads, hosts, vs string, runs, warmup int, retry bool) int {
+	if flag.NArg() != 1 {
+		flag.Usage()
+		return 2
+	}
+	if vs == "" {
+		vs = "floor"
+	}
+	o := guardOpts{file: file, update: update, payloads: payloads, vs: vs, runs: runs, warm: warmup, out: os.Stdout, retryFailed: retry}
+	if hosts != "" {
+		o.hosts = strings.Split(hosts, ",")
+	}
+	if err := guard(flag.Arg(0), o); err != nil {
+		fmt.Fprintln(os.Stderr, "hooktime:", err)
+		return 1
+	}
+	return 0
 }
 
 // hookHosts are the registry's hosts that run 'atreides hook NAME'.

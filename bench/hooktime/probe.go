@@ -92,7 +92,7 @@ func parseInitTrace(b []byte) initStats {
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
-		if len(f) != 11 || f[0] != "init" || f[5] != "clock," {
+		if len(f) != 11 || f[0] != "init" || f[6] != "clock," {
 			continue
 		}
 		ms, err := strconv.ParseFloat(f[4], 64)
@@ -106,16 +106,20 @@ func parseInitTrace(b []byte) initStats {
 }
 
 // schedCalls are the system calls the Go runtime makes to schedule and
-// preempt its threads: how many depends on timing (sysmon sleeps in
-// nanosleep every 20 µs at first; preemption signals; futex waits), not
-// on what the program does, and strace's slowing of the process inflates
-// them. The rest are the program's own, the same run after run, and those
-// are what probeSyscalls counts.
-var schedCalls = []string{"nanosleep", "futex", "sched_yield", "tgkill", "getpid", "gettid", "rt_sigreturn"}
+// preempt its threads and to start new ones: how many depends on timing
+// (sysmon sleeps in nanosleep every 20 µs at first; preemption signals;
+// futex waits; whether a goroutine's wake-up finds an idle thread or
+// starts one, with its clone, stack mmap, sigaltstack and signal mask),
+// not on what the program does, and strace's slowing of the process
+// inflates them. The rest are the program's own, the same run after run
+// within a call or two, and those are what the guard holds to a budget;
+// threads started are shown apart (clone).
+var schedCalls = []string{"nanosleep", "futex", "sched_yield", "tgkill", "getpid", "gettid", "rt_sigreturn",
+	"clone", "clone3", "mmap", "munmap", "madvise", "sigaltstack", "rt_sigprocmask", "set_robust_list", "rseq"}
 
-// syscallStats are one run's system calls: all of them, and the
-// program's own (all but schedCalls).
-type syscallStats struct{ all, own int }
+// syscallStats are one run's system calls: all of them, the program's
+// own (all but schedCalls), and the threads it started.
+type syscallStats struct{ all, own, threads int }
 
 // probeSyscalls runs payload i under strace -f -c.
 func probeSyscalls(c *command, i int, env map[string]string, tmp string) (syscallStats, error) {
@@ -160,6 +164,9 @@ func parseStrace(b []byte) (syscallStats, error) {
 			continue
 		}
 		s.all += n
+		if name == "clone" || name == "clone3" {
+			s.threads += n
+		}
 		if !slices.Contains(schedCalls, name) {
 			s.own += n
 		}
