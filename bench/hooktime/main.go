@@ -1,9 +1,10 @@
 // Command hooktime times whole hook processes the way a host runs them: it
 // starts the binary once per run with a payload on stdin and measures from
-// start to reap the wall time, the CPU time (user plus system, from the
-// kernel's accounting of the reaped child) and the child's peak resident
-// memory. Cases are interleaved round-robin so background noise hits all of
-// them alike.
+// start to reap the wall time and the CPU time (user plus system, from the
+// kernel's accounting of the reaped child), and, in untimed traced runs
+// after the timed ones, the process's own peak resident memory (see
+// peakRSS). Cases are interleaved round-robin so background noise hits all
+// of them alike. -guard is the regression guard of CI (see guard.go).
 //
 // With -vs it runs a second command side by side: every run of every
 // payload starts A and B back to back (alternating which goes first), each
