@@ -52,7 +52,7 @@ type row struct {
 	init       initStats
 	sys        syscallStats // the run with the fewest own calls
 	sysMost    int          // the most own calls of the runs
-	rssA, rssB int64        // KiB
+	memA, memB memory
 	retried    bool
 }
 
@@ -210,7 +210,7 @@ func probeAll(cmds []*command, rows []row, env map[string]string, tmp string) er
 	}
 	for i := range rows {
 		r := &rows[i]
-		r.rssA, r.rssB = rss[0][i], rss[1][i]
+		r.memA, r.memB = rss[0][i], rss[1][i]
 		if r.init, err = probeInit(cmds[0], i, env); err != nil {
 			return fmt.Errorf("%s: %w", r.key, err)
 		}
@@ -234,8 +234,8 @@ func wallOf(s sample) time.Duration { return s.wall }
 // printTable prints every row and, with budgets, its verdict; it returns
 // whether any row failed.
 func printTable(w io.Writer, rows []row, budgets map[string]budget) (failed bool) {
-	fmt.Fprintf(w, "%-30s %7s %7s %7s %7s %5s %7s %8s %5s %7s %6s %6s  %s\n",
-		"host/payload", "cpu A/F", "record", "limit", "wall A/F", "inits", "init ms", "syscalls", "(all)", "threads", "A MB", "F MB", "verdict")
+	fmt.Fprintf(w, "%-30s %7s %7s %7s %7s %5s %7s %8s %5s %7s %6s %6s %6s  %s\n",
+		"host/payload", "cpu A/F", "record", "limit", "wall A/F", "inits", "init ms", "syscalls", "(all)", "threads", "A MB", "(anon)", "F MB", "verdict")
 	for _, r := range rows {
 		b, ok := budgets[r.key]
 		rec, lim, verdict := "-", "-", "recorded"
@@ -264,8 +264,8 @@ func printTable(w io.Writer, rows []row, budgets map[string]budget) (failed bool
 				verdict += " (ratio retried)"
 			}
 		}
-		fmt.Fprintf(w, "%-30s %7.3f %7s %7s %8.3f %5d %7.3f %8d %5d %7d %6s %6s  %s\n",
-			r.key, r.ratio, rec, lim, r.wallRatio, r.init.lines, r.init.ms, r.sys.own, r.sys.all, r.sys.threads, mb(r.rssA), mb(r.rssB), verdict)
+		fmt.Fprintf(w, "%-30s %7.3f %7s %7s %8.3f %5d %7.3f %8d %5d %7d %6s %6s %6s  %s\n",
+			r.key, r.ratio, rec, lim, r.wallRatio, r.init.lines, r.init.ms, r.sys.own, r.sys.all, r.sys.threads, mb(r.memA.peak), mb(r.memA.anon), mb(r.memB.peak), verdict)
 	}
 	return failed
 }

@@ -239,12 +239,12 @@ func measure(cmds []*command, payloads []string, runs, warmup int, env map[strin
 	return samples, nil
 }
 
-// rssAll is every side's own peak RSS per payload, in KiB (rss[c][i]);
-// zero where it is not measured (see trueRSS).
-func rssAll(cmds []*command, payloads []string, env map[string]string) ([][]int64, error) {
-	rss := make([][]int64, len(cmds))
+// rssAll is every side's own peak RSS per payload (rss[c][i]); zero
+// where it is not measured (see trueRSS).
+func rssAll(cmds []*command, payloads []string, env map[string]string) ([][]memory, error) {
+	rss := make([][]memory, len(cmds))
 	for c, cmd := range cmds {
-		rss[c] = make([]int64, len(payloads))
+		rss[c] = make([]memory, len(payloads))
 		if !trueRSS {
 			continue
 		}
@@ -347,17 +347,17 @@ func once(c *command, payload int, env map[string]string) (sample, error) {
 	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}, nil
 }
 
-func report(payloads []string, samples [][]sample, rss []int64, hostName string, runs int) {
+func report(payloads []string, samples [][]sample, rss []memory, hostName string, runs int) {
 	fmt.Printf("%-22s %8s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "peak MB", hostName, runs)
 	for i, p := range payloads {
 		walls := field(samples[i], func(s sample) time.Duration { return s.wall })
 		fmt.Printf("%-22s %8.2f %8.2f %8.2f %8.2f %10s\n", name(p),
 			ms(pct(walls, 50)), ms(pct(walls, 90)), ms(pct(walls, 99)),
-			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), mb(rss[i]))
+			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), mb(rss[i].peak))
 	}
 }
 
-func reportVs(payloads []string, a, b [][]sample, rss [][]int64, hostName string, runs int, bName string) {
+func reportVs(payloads []string, a, b [][]sample, rss [][]memory, hostName string, runs int, bName string) {
 	fmt.Printf("A: this binary; B: %s (hook %s, n=%d pairs)\n", bName, hostName, runs)
 	fmt.Printf("%-22s %9s %9s %9s %9s %8s %8s %7s %7s\n", "payload", "A wall ms", "B wall ms", "A cpu ms", "B cpu ms", "wall A/B", "cpu A/B", "A MB", "B MB")
 	for i, p := range payloads {
@@ -367,7 +367,7 @@ func reportVs(payloads []string, a, b [][]sample, rss [][]int64, hostName string
 		cpuB := field(b[i], func(s sample) time.Duration { return s.cpu })
 		fmt.Printf("%-22s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7s %7s\n", name(p),
 			ms(median(wallA)), ms(median(wallB)), ms(median(cpuA)), ms(median(cpuB)),
-			ratio(wallA, wallB), ratio(cpuA, cpuB), mb(rss[0][i]), mb(rss[1][i]))
+			ratio(wallA, wallB), ratio(cpuA, cpuB), mb(rss[0][i].peak), mb(rss[1][i].peak))
 	}
 }
 

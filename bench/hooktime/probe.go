@@ -44,22 +44,33 @@ func (c *command) cmd(i int, env map[string]string, extra ...string) (*exec.Cmd,
 // rssRuns traced runs give the peak; it varies by a page or two.
 const rssRuns = 3
 
-// probeRSS is the largest own peak RSS, in KiB, of rssRuns runs of payload i.
-func probeRSS(c *command, i int, env map[string]string) (int64, error) {
-	var peak int64
+// memory is a process's peak resident set (VmHWM) and the anonymous part
+// of its resident set as it exits (RssAnon: heap, stacks, data written),
+// in KiB. The rest is pages of the executable mapped from the page cache,
+// shared with every other process running it, which the kernel maps
+// around each page touched (fault-around), so a larger binary counts more
+// of them.
+type memory struct{ peak, anon int64 }
+
+// probeRSS is the run with the largest own peak RSS of rssRuns runs of
+// payload i.
+func probeRSS(c *command, i int, env map[string]string) (memory, error) {
+	var most memory
 	for range rssRuns {
 		cmd, done, err := c.cmd(i, env)
 		if err != nil {
-			return 0, err
+			return memory{}, err
 		}
-		kib, err := peakRSS(cmd)
+		m, err := peakRSS(cmd)
 		done()
 		if err != nil {
-			return 0, fmt.Errorf("%s: %w", strings.Join(c.argv, " "), err)
+			return memory{}, fmt.Errorf("%s: %w", strings.Join(c.argv, " "), err)
 		}
-		peak = max(peak, kib)
+		if m.peak > most.peak {
+			most = m
+		}
 	}
-	return peak, nil
+	return most, nil
 }
 
 // initStats are the package inits of one run: the lines of

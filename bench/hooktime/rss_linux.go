@@ -18,7 +18,7 @@ import (
 const trueRSS = true
 
 // peakRSS runs cmd to its end and returns the peak resident set of the
-// program it execs, in KiB: its own, not inherited. The kernel's rusage
+// program it execs: its own, not inherited. The kernel's rusage
 // figure for a child (ru_maxrss) starts at the high-water mark of the
 // address space it leaves at exec, which for a child started by a Go
 // program (vfork: the starter's own address space) is the starter's
@@ -28,7 +28,7 @@ const trueRSS = true
 // child is traced: PTRACE_O_TRACEEXIT stops it as it exits, before its
 // memory is released, VmHWM is read, and it is let go. Tracing costs time,
 // so these runs are never among the timed ones.
-func peakRSS(cmd *exec.Cmd) (int64, error) {
+func peakRSS(cmd *exec.Cmd) (memory, error) {
 	// The tracer is the OS thread that started the child: every ptrace
 	// request must come from it.
 	runtime.LockOSThread()
@@ -38,7 +38,7 @@ func peakRSS(cmd *exec.Cmd) (int64, error) {
 	}
 	cmd.SysProcAttr.Ptrace = true
 	if err := cmd.Start(); err != nil {
-		return 0, err
+		return memory{}, err
 	}
 	pid := cmd.Process.Pid
 	var ws syscall.WaitStatus
@@ -46,37 +46,37 @@ func peakRSS(cmd *exec.Cmd) (int64, error) {
 	if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || !ws.Stopped() {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return 0, fmt.Errorf("traced start: %v (status %v)", err, ws)
+		return memory{}, fmt.Errorf("traced start: %v (status %v)", err, ws)
 	}
 	if err := syscall.PtraceSetOptions(pid, syscall.PTRACE_O_TRACEEXIT|ptraceExitKill); err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return 0, fmt.Errorf("ptrace options: %w", err)
+		return memory{}, fmt.Errorf("ptrace options: %w", err)
 	}
-	var hwm int64
+	var m memory
 	sig := 0
 	for {
 		if err := syscall.PtraceCont(pid, sig); err != nil {
 			break
 		}
 		if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil {
-			return 0, err
+			return memory{}, err
 		}
 		if ws.Exited() || ws.Signaled() {
 			// Reaped here: os/exec's Wait would find no child.
-			return hwm, exitErr(ws)
+			return m, exitErr(ws)
 		}
 		sig = 0
 		if ws.TrapCause() == syscall.PTRACE_EVENT_EXIT {
 			var err error
-			if hwm, err = vmHWM(pid); err != nil {
-				return 0, err
+			if m, err = readMemory(pid); err != nil {
+				return memory{}, err
 			}
 		} else if s := ws.StopSignal(); s != syscall.SIGTRAP {
 			sig = int(s) // a signal meant for the child: deliver it
 		}
 	}
-	return hwm, nil
+	return m, nil
 }
 
 // exitErr is nil for the exit codes a hook may end with (0, and 2 for a
@@ -88,19 +88,28 @@ func exitErr(ws syscall.WaitStatus) error {
 	return fmt.Errorf("traced run ended with status %v", ws)
 }
 
-// vmHWM reads the VmHWM line of /proc/PID/status, in KiB.
-func vmHWM(pid int) (int64, error) {
+// readMemory reads the VmHWM and RssAnon lines of /proc/PID/status.
+func readMemory(pid int) (memory, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return 0, err
+		return memory{}, err
 	}
+	var m memory
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		k, v, _ := strings.Cut(sc.Text(), ":")
+		n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		switch k {
+		case "VmHWM":
+			m.peak = n
+		case "RssAnon":
+			m.anon = n
 		}
 	}
-	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+	if m.peak == 0 {
+		return m, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+	}
+	return m, nil
 }
 
 // ptraceExitKill (PTRACE_O_EXITKILL, which package syscall lacks) kills

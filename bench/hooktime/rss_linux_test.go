@@ -28,14 +28,19 @@ func TestPeakRSSIsTheChildsOwn(t *testing.T) {
 	}
 	for _, mib := range []int64{0, 16, 40} {
 		cmd := exec.Command(bin, strconv.FormatInt(mib, 10))
-		kib, err := peakRSS(cmd)
+		m, err := peakRSS(cmd)
 		if err != nil {
 			t.Fatalf("peakRSS(touch %d): %v", mib, err)
+		}
+		kib := m.peak
+		// What it touched is anonymous memory, its own.
+		if m.anon < mib<<10 || m.anon > kib {
+			t.Errorf("touch %d MiB: anonymous %d KiB of a peak of %d KiB", mib, m.anon, kib)
 		}
 		// A Go program's own start costs 1-4 MiB of resident memory.
 		if lo, hi := mib<<10, (mib+6)<<10; kib < lo || kib > hi {
 			t.Errorf("touch %d MiB: peak %d KiB, want between %d and %d", mib, kib, lo, hi)
 		}
-		t.Logf("touch %d MiB: own peak %d KiB", mib, kib)
+		t.Logf("touch %d MiB: own peak %d KiB, %d KiB anonymous", mib, kib, m.anon)
 	}
 }

@@ -8,9 +8,9 @@ import (
 )
 
 // trueRSS reports whether peakRSS measures the process's own peak: not
-// here (see rss_linux.go), where only rusage's figure is printed.
+// here (see rss_linux.go); the reports print "-".
 const trueRSS = false
 
-func peakRSS(*exec.Cmd) (int64, error) {
-	return 0, errors.New("a process's own peak RSS is measured on Linux only")
+func peakRSS(*exec.Cmd) (memory, error) {
+	return memory{}, errors.New("a process's own peak RSS is measured on Linux only")
 }
