@@ -1,9 +1,10 @@
 // Command hooktime times whole hook processes the way a host runs them: it
 // starts the binary once per run with a payload on stdin and measures from
-// start to reap the wall time, the CPU time (user plus system, from the
-// kernel's accounting of the reaped child) and the child's peak resident
-// memory. Cases are interleaved round-robin so background noise hits all of
-// them alike.
+// start to reap the wall time and the CPU time (user plus system, from the
+// kernel's accounting of the reaped child), and, in untimed traced runs
+// after the timed ones, the process's own peak resident memory (see
+// peakRSS). Cases are interleaved round-robin so background noise hits all
+// of them alike. -guard is the regression guard of CI (see guard.go).
 //
 // With -vs it runs a second command side by side: every run of every
 // payload starts A and B back to back (alternating which goes first), each
@@ -39,8 +40,14 @@ func main() {
 	hostName := flag.String("host", "claude", "host protocol to speak: "+strings.Join(hookHosts(), ", "))
 	list := flag.Bool("list", false, "print the hook hosts, one a line, and exit")
 	vs := flag.String("vs", "", "a second command to run side by side: a binary (run as 'BIN hook HOST'), a command line, or 'floor'")
+	guardFile := flag.String("guard", "", "the regression guard: every hook host's payloads against -vs (default floor), checked against the values recorded in this file")
+	update := flag.Bool("update", false, "with -guard: record this run's values in the file instead of checking them")
+	payloadDir := flag.String("payloads", "bench/payloads", "with -guard: the directory of HOST/*.json")
+	hostList := flag.String("hosts", "", "with -guard: the hosts, comma-separated (default: every hook host)")
+	noRetry := flag.Bool("noretry", false, "with -guard: fail at once, without measuring an over-limit ratio a second time")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, `usage: hooktime [-n N] [-warmup N] [-dir DIR] [-host HOST] [-vs B] BINARY PAYLOAD.json...
+       hooktime -guard FILE [-update] [-n N] [-warmup N] [-hosts H,...] BINARY
 
 Runs 'BINARY hook HOST' with each payload on stdin and prints the median,
 p90 and p99 wall time, the median CPU time and the peak RSS per payload.
@@ -48,6 +55,12 @@ __PROJ__ in a payload is replaced by the project dir. With -vs, runs B
 alongside and prints the medians of both and of the ratios A/B. Each
 binary is first copied into a fresh directory of its own, under one name,
 so that only its bytes differ.
+
+With -guard, runs every payload under -payloads of every hook host against
+the floor and prints a table per host and payload: the CPU ratio to the
+floor, package init, system calls and peak RSS; it exits 1 when a ratio is
+more than 10%% above its value in FILE or a count above it (-update writes
+FILE instead).
 `)
 		flag.PrintDefaults()
 	}
@@ -55,6 +68,9 @@ so that only its bytes differ.
 	if *list {
 		fmt.Println(strings.Join(hookHosts(), "\n"))
 		return
+	}
+	if *guardFile != "" {
+		os.Exit(runGuard(*guardFile, *update, *payloadDir, *hostList, *vs, *runs, *warmup, !*noRetry))
 	}
 	if flag.NArg() < 2 {
 		flag.Usage()
@@ -69,6 +85,25 @@ so that only its bytes differ.
 		fmt.Fprintln(os.Stderr, "hooktime:", err)
 		os.Exit(1)
 	}
+}
+
+func runGuard(file string, update bool, payloads, hosts, vs string, runs, warmup int, retry bool) int {
+	if flag.NArg() != 1 {
+		flag.Usage()
+		return 2
+	}
+	if vs == "" {
+		vs = "floor"
+	}
+	o := guardOpts{file: file, update: update, payloads: payloads, vs: vs, runs: runs, warm: warmup, out: os.Stdout, retryFailed: retry}
+	if hosts != "" {
+		o.hosts = strings.Split(hosts, ",")
+	}
+	if err := guard(flag.Arg(0), o); err != nil {
+		fmt.Fprintln(os.Stderr, "hooktime:", err)
+		return 1
+	}
+	return 0
 }
 
 // hookHosts are the registry's hosts that run 'atreides hook NAME'.
@@ -101,10 +136,7 @@ type command struct {
 	inputs [][]byte // the payloads, __PROJ__ replaced by dir
 }
 
-type sample struct {
-	wall, cpu time.Duration
-	rss       int64 // KiB
-}
+type sample struct{ wall, cpu time.Duration }
 
 func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName string, env map[string]string) error {
 	tmp, err := os.MkdirTemp("", "hooktime-")
@@ -112,41 +144,79 @@ func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName stri
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	raw := make([][]byte, len(payloads))
-	for i, p := range payloads {
-		if raw[i], err = os.ReadFile(p); err != nil {
-			return err
-		}
-	}
-	if bin, err = stage(bin, filepath.Join(tmp, "bin-a")); err != nil {
-		return err
-	}
-	a, err := newCommand([]string{bin, "hook", hostName}, dir, filepath.Join(tmp, "a"), raw)
+	raw, err := readPayloads(payloads)
 	if err != nil {
 		return err
 	}
-	cmds := []*command{a}
-	if vs != "" {
-		argv, err := vsArgv(vs, hostName, tmp)
-		if err != nil {
-			return err
-		}
-		if vs != "floor" && !strings.ContainsAny(vs, " \t") {
-			if argv[0], err = stage(argv[0], filepath.Join(tmp, "bin-b")); err != nil {
-				return err
-			}
-		}
-		b, err := newCommand(argv, "", filepath.Join(tmp, "b"), raw)
-		if err != nil {
-			return err
-		}
-		b.label = vs
-		if vs == "floor" {
-			b.label = "bench/floor (reads stdin, exits)"
-		}
-		cmds = append(cmds, b)
+	cmds, err := sides(bin, vs, dir, hostName, tmp, raw)
+	if err != nil {
+		return err
 	}
-	// samples[c][i] are command c's samples of payload i.
+	samples, err := measure(cmds, payloads, runs, warmup, env)
+	if err != nil {
+		return err
+	}
+	rss, err := rssAll(cmds, payloads, env)
+	if err != nil {
+		return err
+	}
+	if len(cmds) == 1 {
+		report(payloads, samples[0], rss[0], hostName, runs)
+	} else {
+		reportVs(payloads, samples[0], samples[1], rss, hostName, runs, cmds[1].label)
+	}
+	return nil
+}
+
+func readPayloads(payloads []string) ([][]byte, error) {
+	raw := make([][]byte, len(payloads))
+	for i, p := range payloads {
+		var err error
+		if raw[i], err = os.ReadFile(p); err != nil {
+			return nil, err
+		}
+	}
+	return raw, nil
+}
+
+// sides are the commands to run: A (bin), and B when vs is set, staged
+// under tmp.
+func sides(bin, vs, dir, hostName, tmp string, raw [][]byte) ([]*command, error) {
+	bin, err := stage(bin, filepath.Join(tmp, "bin-a"))
+	if err != nil {
+		return nil, err
+	}
+	a, err := newCommand([]string{bin, "hook", hostName}, dir, filepath.Join(tmp, "a"), raw)
+	if err != nil {
+		return nil, err
+	}
+	a.label = "A"
+	if vs == "" {
+		return []*command{a}, nil
+	}
+	argv, err := vsArgv(vs, hostName, tmp)
+	if err != nil {
+		return nil, err
+	}
+	if vs != "floor" && !strings.ContainsAny(vs, " \t") {
+		if argv[0], err = stage(argv[0], filepath.Join(tmp, "bin-b")); err != nil {
+			return nil, err
+		}
+	}
+	b, err := newCommand(argv, "", filepath.Join(tmp, "b"), raw)
+	if err != nil {
+		return nil, err
+	}
+	b.label = vs
+	if vs == "floor" {
+		b.label = "bench/floor (reads stdin, exits)"
+	}
+	return []*command{a, b}, nil
+}
+
+// measure times every payload on every side, interleaved: samples[c][i]
+// are command c's samples of payload i.
+func measure(cmds []*command, payloads []string, runs, warmup int, env map[string]string) ([][][]sample, error) {
 	samples := make([][][]sample, len(cmds))
 	for c := range cmds {
 		samples[c] = make([][]sample, len(payloads))
@@ -158,7 +228,7 @@ func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName stri
 				c := (j + max(r, 0)) % len(cmds) // and who goes first
 				s, err := once(cmds[c], i, env)
 				if err != nil {
-					return fmt.Errorf("%s: %w", payloads[i], err)
+					return nil, fmt.Errorf("%s: %w", payloads[i], err)
 				}
 				if r >= 0 {
 					samples[c][i] = append(samples[c][i], s)
@@ -166,12 +236,26 @@ func run(bin, vs string, payloads []string, runs, warmup int, dir, hostName stri
 			}
 		}
 	}
-	if len(cmds) == 1 {
-		report(payloads, samples[0], hostName, runs)
-	} else {
-		reportVs(payloads, samples[0], samples[1], hostName, runs, cmds[1].label)
+	return samples, nil
+}
+
+// rssAll is every side's own peak RSS per payload (rss[c][i]); zero
+// where it is not measured (see trueRSS).
+func rssAll(cmds []*command, payloads []string, env map[string]string) ([][]memory, error) {
+	rss := make([][]memory, len(cmds))
+	for c, cmd := range cmds {
+		rss[c] = make([]memory, len(payloads))
+		if !trueRSS {
+			continue
+		}
+		for i := range payloads {
+			var err error
+			if rss[c][i], err = probeRSS(cmd, i, env); err != nil {
+				return nil, fmt.Errorf("%s: %w", payloads[i], err)
+			}
+		}
 	}
-	return nil
+	return rss, nil
 }
 
 // stage copies a binary under test into dir, under one name for both
@@ -234,42 +318,46 @@ func vsArgv(vs, hostName, tmp string) ([]string, error) {
 	return []string{vs, "hook", hostName}, nil
 }
 
-func once(c *command, payload int, env map[string]string) (sample, error) {
-	cmd := exec.Command(c.argv[0], c.argv[1:]...)
-	cmd.Dir = c.dir
-	cmd.Env = os.Environ()
+// environ is the environment of c's runs: ours and the host's.
+func (c *command) environ(env map[string]string) []string {
+	out := os.Environ()
 	for k, v := range env {
 		if v == hosttest.ProjectDir {
 			v = c.dir
 		}
-		cmd.Env = append(cmd.Env, k+"="+v)
+		out = append(out, k+"="+v)
 	}
+	return out
+}
+
+func once(c *command, payload int, env map[string]string) (sample, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Dir = c.dir
+	cmd.Env = c.environ(env)
 	cmd.Stdin = bytes.NewReader(c.inputs[payload])
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
-			return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(c.argv, " "), err, out.String())
-		}
+	if err != nil && !refused(err) {
+		return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(c.argv, " "), err, out.String())
 	}
 	ps := cmd.ProcessState
-	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime(), rss: maxRSS(ps)}, nil
+	return sample{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}, nil
 }
 
-func report(payloads []string, samples [][]sample, hostName string, runs int) {
-	fmt.Printf("%-22s %8s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "maxRSS MB", hostName, runs)
+func report(payloads []string, samples [][]sample, rss []memory, hostName string, runs int) {
+	fmt.Printf("%-22s %8s %8s %8s %8s %10s  (hook %s, n=%d)\n", "payload", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "peak MB", hostName, runs)
 	for i, p := range payloads {
 		walls := field(samples[i], func(s sample) time.Duration { return s.wall })
 		fmt.Printf("%-22s %8.2f %8.2f %8.2f %8.2f %10s\n", name(p),
 			ms(pct(walls, 50)), ms(pct(walls, 90)), ms(pct(walls, 99)),
-			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), peak(samples[i]))
+			ms(median(field(samples[i], func(s sample) time.Duration { return s.cpu }))), mb(rss[i].peak))
 	}
 }
 
-func reportVs(payloads []string, a, b [][]sample, hostName string, runs int, bName string) {
+func reportVs(payloads []string, a, b [][]sample, rss [][]memory, hostName string, runs int, bName string) {
 	fmt.Printf("A: this binary; B: %s (hook %s, n=%d pairs)\n", bName, hostName, runs)
 	fmt.Printf("%-22s %9s %9s %9s %9s %8s %8s %7s %7s\n", "payload", "A wall ms", "B wall ms", "A cpu ms", "B cpu ms", "wall A/B", "cpu A/B", "A MB", "B MB")
 	for i, p := range payloads {
@@ -279,7 +367,7 @@ func reportVs(payloads []string, a, b [][]sample, hostName string, runs int, bNa
 		cpuB := field(b[i], func(s sample) time.Duration { return s.cpu })
 		fmt.Printf("%-22s %9.2f %9.2f %9.2f %9.2f %8.3f %8.3f %7s %7s\n", name(p),
 			ms(median(wallA)), ms(median(wallB)), ms(median(cpuA)), ms(median(cpuB)),
-			ratio(wallA, wallB), ratio(cpuA, cpuB), peak(a[i]), peak(b[i]))
+			ratio(wallA, wallB), ratio(cpuA, cpuB), mb(rss[0][i].peak), mb(rss[1][i].peak))
 	}
 }
 
@@ -308,20 +396,12 @@ func field(ss []sample, f func(sample) time.Duration) []time.Duration {
 	return out
 }
 
-// peak is the largest peak RSS of the samples, in MB. On Linux a child
-// started by a Go program inherits the starter's peak as its own floor
-// (the exec'd child's accounting begins in the starter's address space),
-// so a figure at hooktime's own peak only says "at most this": it is
-// printed with "<=". /usr/bin/time -f %M gives the exact figure.
-func peak(ss []sample) string {
-	var rss int64
-	for _, s := range ss {
-		rss = max(rss, s.rss)
+// mb prints a peak RSS in KiB as MB; "-" where it is not measured.
+func mb(kib int64) string {
+	if kib == 0 {
+		return "-"
 	}
-	if self := selfRSS(); self > 0 && rss <= self+self/20 {
-		return fmt.Sprintf("<=%.1f", float64(rss)/1024)
-	}
-	return fmt.Sprintf("%.1f", float64(rss)/1024)
+	return fmt.Sprintf("%.1f", float64(kib)/1024)
 }
 
 func median(d []time.Duration) time.Duration { return pct(sorted(d), 50) }
