@@ -3,14 +3,20 @@
 // (a directory with .git), spoken to in JSON lines over its stdin and
 // stdout.
 //
-//	go run ./bench/servetime [-n 2000] [-gap 0] [-fresh] [-flood 10000] BINARY...
+//	go run ./bench/servetime [-n 2000] [-gap 0] [-sessions 1,4,16] [-dir D] [-fresh] [-flood 10000] BINARY...
 //
-// First it sends -n tool.before requests (an allowed `ls -la`) one at a
-// time, each written when the previous answer came, after -warmup
-// untimed ones, and prints the p50, p90 and p99 of the time from writing
-// a request to reading its answer. They all belong to one session, whose
-// saved state grows to its cap (a busy session); with -fresh each opens
-// a session of its own, so the state read per request stays small. -gap
+// First, for each count of -sessions, it sends -n tool.before requests
+// (an allowed `ls -la`) one at a time, each written when the previous
+// answer came, after -warmup untimed ones, and prints the p50, p90 and
+// p99 of the time from writing a request to reading its answer. The
+// requests go round-robin to that many sessions, so that with more than
+// one a request finds the previous one's save (another session's) still
+// going, as on a server several agents talk to at once; each session's
+// saved state grows to its cap (a busy session). With -fresh each request
+// opens a session of its own, so the state read per request stays small.
+// The projects are made under -dir (default: the system's temporary
+// directory); time the store on a disk there, not on a tmpfs, where a
+// sync costs nothing. -gap
 // pauses between requests, not timed: the tool runs between two hooks of
 // a real session, and a server that saves its state behind its answer
 // (atreides since issue 13) saves it during the pause; with -gap 0 every
@@ -36,6 +42,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -46,6 +54,8 @@ func main() {
 	gap := flag.Duration("gap", 0, "pause between two requests sent one at a time (not timed)")
 	flood := flag.Int("flood", 10000, "requests written without waiting for answers (0: none)")
 	flag.BoolVar(&fresh, "fresh", false, "send each request one at a time in a new session")
+	sessions := flag.String("sessions", "1", "comma-separated counts of sessions the requests sent one at a time go round-robin to")
+	flag.StringVar(&baseDir, "dir", "", "directory to make the projects in (default: the system's temporary directory)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: servetime [-n N] [-warmup N] [-gap D] [-flood N] BINARY...\n\nTimes tool.before round trips through 'BINARY serve --stdio' and its peak\nmemory under a flood of pipelined requests.\n")
 		flag.PrintDefaults()
@@ -55,40 +65,35 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *n, *warmup, *gap, *flood); err != nil {
+	counts, err := parseCounts(*sessions)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "servetime: -sessions:", err)
+		os.Exit(2)
+	}
+	if err := run(flag.Args(), counts, *n, *warmup, *gap, *flood); err != nil {
 		fmt.Fprintln(os.Stderr, "servetime:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bins []string, n, warmup int, gap time.Duration, flood int) error {
-	servers := make([]*server, len(bins))
-	for i, bin := range bins {
-		s, err := start(bin)
-		if err != nil {
+// parseCounts reads -sessions: positive counts separated by commas.
+func parseCounts(s string) ([]int, error) {
+	var counts []int
+	for _, f := range strings.Split(s, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || c < 1 {
+			return nil, fmt.Errorf("%q is not a positive count", f)
+		}
+		counts = append(counts, c)
+	}
+	return counts, nil
+}
+
+func run(bins []string, counts []int, n, warmup int, gap time.Duration, flood int) error {
+	for _, c := range counts {
+		if err := oneAtATime(bins, c, n, warmup, gap); err != nil {
 			return err
 		}
-		defer s.stop()
-		servers[i] = s
-	}
-	lat := make([][]time.Duration, len(bins))
-	for r := -warmup; r < n; r++ {
-		for k := range servers {
-			i := (k + max(r, 0)) % len(servers) // rotate the order
-			d, err := servers[i].call(r + warmup)
-			if err != nil {
-				return fmt.Errorf("%s: %w", bins[i], err)
-			}
-			if r >= 0 {
-				lat[i] = append(lat[i], d)
-			}
-			time.Sleep(gap)
-		}
-	}
-	fmt.Printf("%-36s %8s %8s %8s  (tool.before one at a time, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", n, gap)
-	for i, bin := range bins {
-		slices.Sort(lat[i])
-		fmt.Printf("%-36s %8.3f %8.3f %8.3f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)))
 	}
 	if flood == 0 {
 		return nil
@@ -104,6 +109,40 @@ func run(bins []string, n, warmup int, gap time.Duration, flood int) error {
 	return nil
 }
 
+// oneAtATime times n requests sent one at a time to a fresh server of
+// each binary, round-robin over sessions sessions.
+func oneAtATime(bins []string, sessions, n, warmup int, gap time.Duration) error {
+	servers := make([]*server, len(bins))
+	for i, bin := range bins {
+		s, err := start(bin)
+		if err != nil {
+			return err
+		}
+		defer s.stop()
+		servers[i] = s
+	}
+	lat := make([][]time.Duration, len(bins))
+	for r := -warmup; r < n; r++ {
+		for k := range servers {
+			i := (k + max(r, 0)) % len(servers) // rotate the order
+			d, err := servers[i].call(r+warmup, sessions)
+			if err != nil {
+				return fmt.Errorf("%s: %w", bins[i], err)
+			}
+			if r >= 0 {
+				lat[i] = append(lat[i], d)
+			}
+			time.Sleep(gap)
+		}
+	}
+	fmt.Printf("%-36s %8s %8s %8s  (tool.before one at a time, %d session(s) round-robin, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", sessions, n, gap)
+	for i, bin := range bins {
+		slices.Sort(lat[i])
+		fmt.Printf("%-36s %8.3f %8.3f %8.3f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)))
+	}
+	return nil
+}
+
 // server is one `serve --stdio` process in a project of its own.
 type server struct {
 	cmd *exec.Cmd
@@ -113,7 +152,7 @@ type server struct {
 }
 
 func start(bin string) (*server, error) {
-	dir, err := os.MkdirTemp("", "servetime-")
+	dir, err := os.MkdirTemp(baseDir, "servetime-")
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +176,13 @@ func start(bin string) (*server, error) {
 	return &server{cmd: cmd, dir: dir, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
 
-// fresh is -fresh: requests sent one at a time each open a new session.
-var fresh bool
+var (
+	// fresh is -fresh: requests sent one at a time each open a new session.
+	fresh bool
+	// baseDir is -dir: where the projects are made ("": the system's
+	// temporary directory).
+	baseDir string
+)
 
 // request is tool.before for an allowed command, as the plugin sends it.
 func (s *server) request(id int, session string) []byte {
@@ -153,9 +197,13 @@ type answer struct {
 	} `json:"error"`
 }
 
-// call sends one request and waits for its answer.
-func (s *server) call(id int) (time.Duration, error) {
+// call sends one request, of the session id picks among sessions, and
+// waits for its answer.
+func (s *server) call(id, sessions int) (time.Duration, error) {
 	session := "bench-session"
+	if sessions > 1 {
+		session = fmt.Sprint("bench-session-", id%sessions)
+	}
 	if fresh {
 		session = fmt.Sprint("bench-session-", id)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -286,30 +287,31 @@ func TestServeConfigChange(t *testing.T) {
 	}
 }
 
-// TestAnswerEarly: the first decision is the answer, whether given early
-// or returned; a panic before it is the caller's, one after it is only
+// TestAnswerEarly: without a store the answer is the decision run
+// returns; a panic before it is the caller's, one after it is only
 // logged; outside a server request the work is waited for.
 func TestAnswerEarly(t *testing.T) {
-	allow, deny := &event.Decision{Verdict: event.Allow}, &event.Decision{Verdict: event.Deny}
+	allow := &event.Decision{Verdict: event.Allow}
 	for _, tc := range []struct {
 		name   string
-		run    func(decided func(*event.Decision)) *event.Decision
+		run    func(ctx context.Context, decided func(*event.Decision)) *event.Decision
 		want   *event.Decision
 		panics bool
 		logged bool
 	}{
-		{"returned", func(func(*event.Decision)) *event.Decision { return allow }, allow, false, false},
-		{"early", func(decided func(*event.Decision)) *event.Decision { decided(deny); return allow }, deny, false, false},
-		{"panic before", func(func(*event.Decision)) *event.Decision { panic("boom") }, nil, true, true},
-		{"panic after", func(decided func(*event.Decision)) *event.Decision { decided(deny); panic("boom") }, deny, false, true},
+		{"returned", func(context.Context, func(*event.Decision)) *event.Decision { return allow }, allow, false, false},
+		{"decided and returned", func(_ context.Context, decided func(*event.Decision)) *event.Decision { decided(allow); return allow }, allow, false, false},
+		{"panic before", func(context.Context, func(*event.Decision)) *event.Decision { panic("boom") }, nil, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			log := project.NewLog(filepath.Join(dir, ".atreides"))
+			c := store.NewCommitter()
+			defer c.Close()
 			var got *event.Decision
 			panicked := func() (p any) {
 				defer func() { p = recover() }()
-				got = answerEarly(context.Background(), log, tc.run)
+				got = answerEarly(context.Background(), log, c, &event.Event{Kind: event.PreTool}, tc.run)
 				return nil
 			}()
 			if (panicked != nil) != tc.panics || got != tc.want {
@@ -319,6 +321,98 @@ func TestAnswerEarly(t *testing.T) {
 			b, _ := os.ReadFile(log.Path())
 			if logged := strings.Contains(string(b), "panic while deciding or saving"); logged != tc.logged {
 				t.Errorf("logged %v:\n%s", logged, b)
+			}
+		})
+	}
+}
+
+// TestAnswerWaitsForDurableState: a refusal (a strike) is answered only
+// once the committer synced its session's record; an allow is answered
+// while the sync is held, and when it wrote more than its session's
+// record (the project's), the store lets go of its lock only once that
+// is synced.
+func TestAnswerWaitsForDurableState(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		verdict event.Verdict
+		key     string // the record the event writes besides its session's
+		waits   bool
+	}{
+		{"deny", event.Deny, "", true},
+		{"allow", event.Allow, "", false},
+		{"allow writing the project", event.Allow, "project", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			st := store.Open(filepath.Join(dir, ".atreides"))
+			put := func(ctx context.Context, v string) error {
+				return st.Update(ctx, func(tx *store.Tx) error {
+					for _, k := range []string{"s1", tc.key} {
+						if k == "" {
+							continue
+						}
+						if _, err := tx.Record("sessions", k); err != nil {
+							return err
+						}
+						if err := tx.PutRecord("sessions", k, []byte(v)); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}
+			if err := put(context.Background(), "first"); err != nil { // new files: synced
+				t.Fatal(err)
+			}
+			held, synced := make(chan struct{}), atomic.Bool{}
+			c := store.NewCommitter()
+			c.SyncFile = func(f *os.File) error { <-held; synced.Store(true); return nil }
+			ev := &event.Event{Kind: event.PreTool, SessionID: "s1"}
+			d := &event.Decision{Verdict: tc.verdict}
+			answered, saved := make(chan bool), make(chan bool, 1)
+			go func() {
+				got := answerEarly(context.Background(), project.NewLog(dir), c, ev, func(ctx context.Context, decided func(*event.Decision)) *event.Decision {
+					decided(d)
+					if err := put(ctx, "second"); err != nil {
+						t.Error(err)
+					}
+					saved <- synced.Load()
+					return d
+				})
+				answered <- got == d && synced.Load()
+			}()
+			switch {
+			case tc.key != "":
+				// Outside a server's request answerEarly waits for the
+				// save, which waits for the sync: only the save is seen.
+				close(held)
+				<-answered
+			case !tc.waits:
+				select {
+				case durableAtAnswer := <-answered:
+					if durableAtAnswer {
+						t.Error("an allow waited for its sync")
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatal("an allow was not answered while its sync was held")
+				}
+				close(held)
+			default:
+				select {
+				case <-answered:
+					t.Fatal("a refusal was answered before its state was synced")
+				default:
+				}
+				close(held)
+				if durableAtAnswer := <-answered; !durableAtAnswer {
+					t.Error("a refusal was answered before its state was synced")
+				}
+			}
+			if syncedAtSave := <-saved; syncedAtSave != (tc.key != "") {
+				t.Errorf("synced when the update returned: %v", syncedAtSave)
+			}
+			if err := c.Close(); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

@@ -33,6 +33,47 @@
 // the handlers decided and saves the state behind the answer, see
 // [After]); the request keeps its place until the work is done.
 //
+// # Durability of the answers
+//
+// The server atreides runs (internal/hook's NewServer) writes each
+// event's state under the store's lock like a hook process, but leaves
+// the syncs of its record files to one committer (store.Committer) that
+// syncs every file written since its last batch together, outside the
+// lock: sessions share their syncs, and a session's next request reads
+// the state its previous one wrote (the lock orders them; the bytes are
+// in the page cache) without waiting for the sync. What an event changed
+// falls in one of two classes, and the class says when it is answered:
+//
+//   - recoverable: a tool call allowed or let be, its result, a
+//     subagent's start or stop, a compaction, a stop not blocked, a
+//     notification. These change their session's history (tool and file
+//     history, counters, context delivered and its budget, the agent's
+//     todos). They are answered once the handlers decided, before the
+//     state is even written; their sync comes when writes pause (20 ms)
+//     or at the latest 500 ms after the first write not synced. A
+//     machine crash (not a kill of the server: the page cache keeps what
+//     was written) loses at most that much history. Should such an
+//     event have written anything beyond its session's record (the
+//     project's intents, leases, locks or scope grants, the task board),
+//     that write is synced before the lock is let go, so that no other
+//     event reads it before it is on disk; only the answer went ahead,
+//     by one sync.
+//   - not recoverable: a refusal (deny, ask or block: it counts a
+//     strike, and the next event must find what the user or the gate
+//     said), the user's events (a prompt, a permission answer), a
+//     session's start or end, and any event of a kind not listed above.
+//     These are answered only once their state is durable; a crash
+//     before then loses a change nobody was told of.
+//
+// Every answer also waits for the writes of other sessions that are
+// waited for at the time (store.Committer.Settled): no answer rests on
+// a not-recoverable change a crash could still take back. A failed sync
+// fails every later answer with an internal error until the server is
+// restarted (the plugin blocks the tool call): the kernel may have
+// dropped what it could not write, and no later sync would say so. The tools atreides gives
+// the agent (intents and the rest) save through the store as before,
+// durable before they answer.
+//
 // The server reads ahead with back-pressure: at most [Server.Queue]
 // requests (and [Server.QueueBytes] of their lines) are read and not yet
 // finished; a request read beyond that is answered at once with
@@ -45,6 +86,8 @@
 // A line that is not a request is answered with an error carrying the id
 // when one can be read from it, else a null id; it never stops the
 // server. The server returns when its input ends, after answering every
-// request in flight. It keeps nothing open between requests: the state
-// store is opened per request by the handler.
+// request in flight, and after [Server.Done] (the committer's last
+// sync). It keeps nothing open between requests but the descriptors of
+// record files whose sync is pending: the state store is opened per
+// request by the handler.
 package serve

@@ -49,6 +49,10 @@ type Server struct {
 	QueueBytes int
 	// Logf logs a line (dropped when nil).
 	Logf func(format string, args ...any)
+	// Done, if set, is called when Serve is about to return, after every
+	// request finished (to sync what the handlers left unsynced); its
+	// error is logged.
+	Done func() error
 }
 
 // Hello is the result of the hello method.
@@ -119,6 +123,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		}
 	}
 	sv.wg.Wait()
+	if s.Done != nil {
+		if err := s.Done(); err != nil {
+			s.logf("serve: %v", err)
+		}
+	}
 	if readErr == nil && ctx.Err() != nil {
 		readErr = ctx.Err()
 	}

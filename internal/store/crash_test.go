@@ -146,6 +146,52 @@ func TestKillDuringRecordWrites(t *testing.T) {
 	t.Logf("%d kills in %v, %d record writes in total", kills, time.Since(start).Round(time.Millisecond), prev)
 }
 
+// TestKillDuringLazyRecordWrites is TestKillDuringRecordWrites for a
+// server's writes, whose syncs a Committer makes, while a hook's writes
+// (synced as they are made) go on beside them in another process: after
+// every kill the record holds one whole value, at least the last one
+// seen, and no repair was needed.
+func TestKillDuringLazyRecordWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills ~100 processes")
+	}
+	const maxKills, budget = 100, 10 * time.Second
+	s, notes := newStore(t)
+	mustUpdate(t, s, incrRecord) // the file exists: the writes are in place
+	hook, _, out := helper(t, "recloop", s, false)
+	if line, err := out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("hook helper did not start: %q, %v", line, err)
+	}
+	defer func() { _ = hook.Process.Kill(); _ = hook.Wait() }()
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
+	start := time.Now()
+	kills, prev := 0, uint64(0)
+	for kills < maxKills && time.Since(start) < budget {
+		killLooping(t, "lazyloop", s, time.Duration(rng.Int64N(int64(5*time.Millisecond))))
+		kills++
+		var n uint64
+		err := s.View(context.Background(), func(tx *Tx) error {
+			var err error
+			n, err = readRecordCounter(tx)
+			return err
+		})
+		if err != nil {
+			t.Fatalf("after kill %d: %v", kills, err)
+		}
+		if n < prev {
+			t.Fatalf("after kill %d: counter %d went back from %d", kills, n, prev)
+		}
+		prev = n
+		if len(*notes) != 0 {
+			t.Fatalf("after kill %d: recovery was needed: %v", kills, *notes)
+		}
+	}
+	if kills < 10 {
+		t.Fatalf("only %d kills in %v", kills, budget)
+	}
+	t.Logf("%d kills in %v, %d record writes in total", kills, time.Since(start).Round(time.Millisecond), prev)
+}
+
 // killLooping starts a looping helper on dir, waits until it is inside its
 // loop, lets it run for after and SIGKILLs it.
 func killLooping(t *testing.T, mode string, s *Store, after time.Duration) {

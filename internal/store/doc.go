@@ -20,9 +20,27 @@
 // fdatasync (record.go): a torn write leaves the previous value readable,
 // a full disk cannot fail a write that fits its slot (on file systems that
 // overwrite in place), and a value written on every event costs one sync
-// where a bbolt commit costs two. An Update opens the database only when
-// its function first asks for a bucket, so one that touches only records
-// never opens bbolt.
+// where a bbolt commit costs two. A record put back with the bytes the
+// transaction read is not written at all: an event that changed nothing
+// costs no write and no sync, in a hook as in a server. An Update opens
+// the database only when its function first asks for a bucket, so one
+// that touches only records never opens bbolt.
+//
+// A long-lived process (serve) makes its record writes through a
+// [Committer] ([WithCommitter]): written in place under the lock, as
+// always, but synced by the Committer in batches outside it, every file
+// written since its last batch at once; a caller that must not go on
+// before its write is durable waits for it. Such a slot is flagged as
+// written without its sync, and the slot that is not the current one
+// always holds a durable value: a writer that cannot know the flagged
+// slot durable (a hook, another server) syncs the file before writing the
+// other slot; the Committer, which knows, overwrites its own slot not yet
+// synced, and never writes a file while it syncs it. So the multi-process
+// contract holds with it: every process sees the latest value through the
+// lock, a kill -9 at any instant leaves the previous or the new value
+// (the page cache keeps what was written), and a machine crash leaves a
+// whole value in every file, the last durable one at worst. Which writes
+// may be answered before their sync is the caller's rule (internal/serve).
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and

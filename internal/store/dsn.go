@@ -27,10 +27,20 @@ func RedactDSN(dsn string) string {
 	return kvPassword().ReplaceAllString(dsn, "${1}***")
 }
 
-// kvPassword finds the password of a key=value DSN, quoted or not.
-var kvPassword = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
-})
+// kvPassword finds the password of a key=value DSN, quoted or not. It is
+// compiled on first use, through a zero sync.Once: a sync.OnceValue in a
+// package variable would be built by init in every hook process.
+func kvPassword() *regexp.Regexp {
+	kvPasswordRE.once.Do(func() {
+		kvPasswordRE.re = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+	})
+	return kvPasswordRE.re
+}
+
+var kvPasswordRE struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
 
 // HidePassword is err with dsn's password, should a driver have quoted any
 // of it, replaced.

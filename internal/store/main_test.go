@@ -133,6 +133,24 @@ func runHelper(mode string, s *Store) int {
 				fmt.Println("ready")
 			}
 		}
+	case "lazyloop":
+		// Record writes through a Committer, as a server makes them,
+		// every third one waited for, until killed.
+		c := NewCommitter()
+		for i := 0; ; i++ {
+			var w Written
+			err := s.Update(WithCommitter(ctx, c, func(got Written) { w = got }), incrRecord)
+			if err == nil && i%3 == 0 {
+				err = c.Wait(ctx, w.Ticket)
+			}
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				return 1
+			}
+			if i == 0 {
+				fmt.Println("ready")
+			}
+		}
 	case "loop":
 		// Updates as fast as possible until killed.
 		for i := 0; ; i++ {

@@ -84,7 +84,7 @@ func TestViewNoRepairCreatesNothing(t *testing.T) {
 	}
 
 	old, _ := newStore(t)
-	old.schema = &schema{version: 3, migrations: map[uint64]Migration{2: func(*Tx) error { return nil }}}
+	old.schema = &schema{version: 3, migrations: []Migration{2: func(*Tx) error { return nil }}}
 	rawDB(t, old, func(btx *bolt.Tx) error { return put(btx, metaBucket, keySchemaVersion, "2") })
 	before := fileSum(t, old.Path())
 	var se *SchemaError

@@ -23,7 +23,7 @@ import (
 // the key and the value:
 //
 //	0  magic "atrR"
-//	4  format (recordFormat), 3 bytes zero
+//	4  format (recordFormat); flags (slotLazy); 2 bytes zero
 //	8  sequence number, counting the file's writes, little endian
 //	16 key length, value length (uint32 each)
 //	24 FNV-1a (64 bits) of the header's first 24 bytes, the key and the value
@@ -31,7 +31,8 @@ import (
 // The key in the slot guards against a file that was renamed or copied:
 // a record is read only under its own key. A later format may change what
 // follows the header but not the header itself, and its checksum, so that
-// a slot torn in its format byte is damage and not a newer file.
+// a slot torn in its format byte is damage and not a newer file. The flags
+// byte was zero before [Committer]; readers that predate it ignore it.
 const (
 	recordMagic  = "atrR"
 	recordFormat = 1
@@ -50,6 +51,10 @@ const (
 	// byte): with the temporary name of a rewrite it stays within the
 	// 255 bytes file systems allow.
 	maxRecordName = 230
+	// slotLazy flags a slot written without its sync (by a [Committer]):
+	// a writer that cannot know it durable syncs the file before writing
+	// the other slot, so that a crash never finds both slots in flux.
+	slotLazy = 1
 )
 
 // ErrRecordDamaged is wrapped by the error of a record file none of whose
@@ -69,6 +74,7 @@ var ErrRecordNewer = errors.New("record file was written by a newer atreides")
 type slotAt struct {
 	size, slot int
 	seq        uint64
+	lazy       bool // the value's slot is flagged slotLazy
 }
 
 // parseRecord finds key's current value in the bytes of its record file,
@@ -86,10 +92,11 @@ func parseRecord(data []byte, key string) ([]byte, slotAt, error) {
 		first = 1
 	}
 	for _, i := range [2]int{first, 1 - first} {
-		val, seq, err := parseSlot(data[i*size:(i+1)*size], key)
+		s := data[i*size : (i+1)*size]
+		val, seq, err := parseSlot(s, key)
 		switch {
 		case err == nil:
-			return val, slotAt{size, i, seq}, nil
+			return val, slotAt{size, i, seq, s[5]&slotLazy != 0}, nil
 		case errors.Is(err, ErrRecordNewer):
 			// Whatever the other slot holds is older than what the
 			// newer atreides wrote: reading it would go back in time.
@@ -123,11 +130,15 @@ func parseSlot(s []byte, key string) ([]byte, uint64, error) {
 	return body[klen:], seq, nil
 }
 
-// encodeSlot is the bytes of a slot holding key and val as write seq.
-func encodeSlot(key string, val []byte, seq uint64) []byte {
+// encodeSlot is the bytes of a slot holding key and val as write seq,
+// flagged slotLazy when lazy.
+func encodeSlot(key string, val []byte, seq uint64, lazy bool) []byte {
 	b := make([]byte, recordHeader+len(key)+len(val))
 	copy(b, recordMagic)
 	b[4] = recordFormat
+	if lazy {
+		b[5] = slotLazy
+	}
 	binary.LittleEndian.PutUint64(b[8:], seq)
 	binary.LittleEndian.PutUint32(b[16:], uint32(len(key)))
 	binary.LittleEndian.PutUint32(b[20:], uint32(len(val)))

@@ -346,9 +346,9 @@ func FuzzRecordName(f *testing.F) {
 // slot, byte for byte. The fuzzer fills the two slots' beginnings (the
 // rest is zero), so that it mutates a few bytes rather than pages.
 func FuzzParseRecord(f *testing.F) {
-	f.Add(encodeSlot("k", []byte("value"), 3), encodeSlot("k", []byte("older"), 2), "k")
-	f.Add(encodeSlot("k", []byte("value"), 3), []byte("atrR"), "k")
-	f.Add([]byte{}, encodeSlot("other", []byte("v"), 1), "k")
+	f.Add(encodeSlot("k", []byte("value"), 3, false), encodeSlot("k", []byte("older"), 2, false), "k")
+	f.Add(encodeSlot("k", []byte("value"), 3, false), []byte("atrR"), "k")
+	f.Add([]byte{}, encodeSlot("other", []byte("v"), 1, false), "k")
 	f.Fuzz(func(t *testing.T, a, b []byte, key string) {
 		if len(a) > recordPage || len(b) > recordPage {
 			return
@@ -363,7 +363,7 @@ func FuzzParseRecord(f *testing.F) {
 			}
 			return
 		}
-		slot := encodeSlot(key, val, at.seq)
+		slot := encodeSlot(key, val, at.seq, false)
 		if !bytes.Equal(slot, data[at.slot*recordPage:at.slot*recordPage+len(slot)]) {
 			t.Fatalf("read %q (seq %d) from slot %d, which does not hold it", val, at.seq, at.slot)
 		}
@@ -371,7 +371,7 @@ func FuzzParseRecord(f *testing.F) {
 }
 
 func TestParseRecordSizes(t *testing.T) {
-	slot := encodeSlot("k", []byte("v"), 1)
+	slot := encodeSlot("k", []byte("v"), 1, false)
 	for _, n := range []int{0, len(slot), recordPage, 3 * recordPage} {
 		data := make([]byte, n)
 		copy(data, slot)

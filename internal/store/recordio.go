@@ -71,16 +71,33 @@ func (tx *Tx) Record(set, key string) ([]byte, error) {
 	}
 	val, at, err := readRecord(d, name, key)
 	if tx.writable && err == nil {
-		// The lock is held until the write: it can skip reading again.
-		tx.seen = append(tx.seen, seenRecord{set, key, at})
+		// The lock is held until the write: it can skip reading again,
+		// and skip a write of the same bytes.
+		tx.seen = append(tx.seen, seenRecord{set, key, at, len(val), valueSum(val)})
 	}
 	return val, err
 }
 
-// seenRecord is a record read by a writable transaction.
+// seenRecord is a record read by a writable transaction: where its value
+// is, and its length and checksum, to know a write of the same bytes.
 type seenRecord struct {
 	set, key string
 	at       slotAt
+	n        int
+	sum      uint64
+}
+
+// valueSum is FNV-1a of v, computed here rather than through hash/fnv so
+// that no hasher is allocated on every read of every event. Two values
+// of one length whose sums agree are taken as equal (a chance of 2^-64
+// to skip a write, far below a disk's error rate).
+func valueSum(v []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range v {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // readRecord reads key's value from the file name in d: nil when there is
@@ -248,8 +265,11 @@ func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
 }
 
 // writeRecords makes an Update's record writes, in order, once its
-// database part has committed.
-func (tx *Tx) writeRecords() error {
+// database part has committed. A write of the bytes the record held when
+// the transaction read it is no write: no file is touched and nothing is
+// synced (an event that changed nothing costs no disk). With a Committer
+// (cm), in-place writes are left to it to sync; w says which.
+func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 	seen := tx.seen
 	var removed []*confined.Dir
 	for _, p := range tx.pending {
@@ -257,12 +277,15 @@ func (tx *Tx) writeRecords() error {
 		if p.del && errors.Is(err, fs.ErrNotExist) {
 			continue // a removal from a set never written
 		} else if err != nil {
-			return fmt.Errorf("write record %s/%s: %w", p.set, p.key, err)
+			return w, fmt.Errorf("write record %s/%s: %w", p.set, p.key, err)
 		}
 		name, _ := recordName(p.key) // checked when it was added
 		if p.del {
+			if cm != nil {
+				cm.c.forget(d.Path(name))
+			}
 			if err := d.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("remove record: %w", err)
+				return w, fmt.Errorf("remove record: %w", err)
 			}
 			if !slices.Contains(removed, d) {
 				removed = append(removed, d)
@@ -271,53 +294,110 @@ func (tx *Tx) writeRecords() error {
 		}
 		var at *slotAt
 		if i := slices.IndexFunc(seen, func(r seenRecord) bool { return r.set == p.set && r.key == p.key }); i >= 0 {
+			if r := seen[i]; r.at.size > 0 && r.n == len(p.val) && r.sum == valueSum(p.val) && tx.unchanged(p) {
+				continue
+			}
 			at = &seen[i].at
 			seen = slices.Delete(slices.Clone(seen), i, i+1) // written: no longer where it was
 		}
-		if err := writeRecord(d, name, p.key, p.val, at); err != nil {
-			return fmt.Errorf("write record %s: %w", d.Path(name), err)
+		rw := recordWrite{d: d, name: name, key: p.key, val: p.val, at: at}
+		if cm != nil {
+			rw.c = cm.c
+		}
+		n, err := rw.write()
+		if err != nil {
+			return w, fmt.Errorf("write record %s: %w", d.Path(name), err)
+		}
+		if n > 0 {
+			w.Ticket = n
+			w.Records = append(w.Records, RecordRef{p.set, p.key})
 		}
 	}
 	// A removal that comes back after a crash only costs a second prune
 	// or quarantine, but that would report the same damage twice.
 	for _, d := range removed {
 		if err := d.Sync(); err != nil {
-			return err
+			return w, err
 		}
 	}
-	return nil
+	return w, nil
 }
 
-// writeRecord puts val in the slot of name that does not hold the current
-// value, with one fdatasync; a value that does not fit, or a file that
-// does not exist yet, is written whole to a new file renamed into place.
-// at is where the current value is, when the caller knows; else the file
-// is read.
-func writeRecord(d *confined.Dir, name, key string, val []byte, at *slotAt) error {
-	if at != nil && at.size == 0 {
-		return newRecordFile(d, name, encodeSlot(key, val, 1))
-	}
-	f, err := d.OpenFile(name, os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return newRecordFile(d, name, encodeSlot(key, val, 1))
-	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if at == nil {
-		if at, err = locate(f, key); err != nil {
-			return err
+// unchanged reports that p is the transaction's only pending change of
+// its record: a write put back after another one of the same record in
+// this transaction is still a write (the file holds neither yet, but the
+// later one decides).
+func (tx *Tx) unchanged(p pendingRecord) bool {
+	n := 0
+	for _, q := range tx.pending {
+		if q.set == p.set && q.key == p.key {
+			n++
 		}
 	}
-	slot := encodeSlot(key, val, at.seq+1)
+	return n == 1
+}
+
+// recordWrite is one record write: val as key's value in the file name
+// of d, whose current value is at (nil: not known, the file is read).
+// With a Committer (c), a write in place is left to it to sync.
+type recordWrite struct {
+	d         *confined.Dir
+	name, key string
+	val       []byte
+	at        *slotAt
+	c         *Committer
+}
+
+// write puts the value in the slot that does not hold the current value
+// (see [Committer] for the slot a lazy write takes), synced with one
+// fdatasync, or, with a Committer, not synced: n is then the write's
+// number for [Committer.Wait]. A value that does not fit, or a file that
+// does not exist yet, is written whole to a new file renamed into place,
+// always synced (n is 0).
+func (w recordWrite) write() (n uint64, err error) {
+	if w.at != nil && w.at.size == 0 {
+		return 0, w.replace(1)
+	}
+	f, err := w.d.OpenFile(w.name, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, w.replace(1)
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	at := w.at
+	if at == nil {
+		if at, err = locate(f, w.key); err != nil {
+			return 0, err
+		}
+	}
+	slot := encodeSlot(w.key, w.val, at.seq+1, w.c != nil)
 	if at.slot < 0 || len(slot) > at.size {
-		return newRecordFile(d, name, slot)
+		return 0, w.replace(at.seq + 1)
+	}
+	if w.c != nil {
+		return w.c.write(w.d.Path(w.name), f, slot, at)
+	}
+	if at.lazy {
+		// A server wrote it and may not have synced it yet: it must be
+		// on disk before the other slot is in flux.
+		if err := datasync(f); err != nil {
+			return 0, err
+		}
 	}
 	if _, err := f.WriteAt(slot, int64((1-at.slot)*at.size)); err != nil {
-		return err
+		return 0, err
 	}
-	return datasync(f)
+	return 0, datasync(f)
+}
+
+// replace writes the value as write seq to a new file, synced.
+func (w recordWrite) replace(seq uint64) error {
+	if w.c != nil {
+		w.c.forget(w.d.Path(w.name))
+	}
+	return newRecordFile(w.d, w.name, encodeSlot(w.key, w.val, seq, false))
 }
 
 // locate reads a record file to find where key's value is; a damaged file

@@ -69,7 +69,7 @@ type Health struct {
 
 var (
 	kindsMu sync.Mutex
-	kinds   = map[string]Kind{}
+	kinds   map[string]Kind // made by the first Register: no init work
 )
 
 // Register makes a remote back end known by name; its package calls it
@@ -77,6 +77,9 @@ var (
 func Register(name string, k Kind) {
 	kindsMu.Lock()
 	defer kindsMu.Unlock()
+	if kinds == nil {
+		kinds = map[string]Kind{}
+	}
 	kinds[name] = k
 }
 

@@ -29,9 +29,11 @@ type Migration func(tx *Tx) error
 
 type schema struct {
 	version uint64
-	// migrations[n] turns schema n into n+1. Version 0 is a file without
-	// a meta bucket but with data in it: written before versioning existed.
-	migrations map[uint64]Migration
+	// migrations[n] turns schema n into n+1 (nil: no path from n). Version
+	// 0 is a file without a meta bucket but with data in it: written
+	// before versioning existed. A slice, not a map: a composite literal
+	// of functions is static data, a map is built by the package's init.
+	migrations []Migration
 }
 
 // currentSchema is the schema of this build. Schema 2 allows package
@@ -44,7 +46,7 @@ type schema struct {
 // sessions there and moves each one out of its bucket when it next saves
 // it): an atreides of schema 2 would not see them, start every session
 // afresh in the bucket, and leave behind copies a later one would ignore.
-var currentSchema = schema{version: SchemaVersion, migrations: map[uint64]Migration{
+var currentSchema = schema{version: SchemaVersion, migrations: []Migration{
 	1: func(*Tx) error { return nil },
 	2: func(*Tx) error { return nil },
 }}
@@ -140,7 +142,10 @@ func (sc *schema) prepare(btx *bolt.Tx, path, creator string) (created, migrated
 		return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 	}
 	for ; v < sc.version; v++ {
-		m := sc.migrations[v]
+		var m Migration
+		if v < uint64(len(sc.migrations)) {
+			m = sc.migrations[v]
+		}
 		if m == nil {
 			return false, false, &SchemaError{Path: path, Found: v, Known: sc.version}
 		}

@@ -91,7 +91,7 @@ func TestNewerSchemaIsRefusedAndUntouched(t *testing.T) {
 // fakeSchema pretends this code is at schema 2 and was at 0 (no meta bucket)
 // and 1 before; each migration leaves a visible trace in the data.
 func fakeSchema(fail bool) *schema {
-	return &schema{version: 2, migrations: map[uint64]Migration{
+	return &schema{version: 2, migrations: []Migration{
 		0: func(tx *Tx) error {
 			// v0 kept sessions as bare strings; v1 prefixes them.
 			var keys []string
@@ -210,7 +210,7 @@ func TestFailedMigrationLeavesFileAsItWas(t *testing.T) {
 
 func TestOlderSchemaWithoutMigration(t *testing.T) {
 	s, _ := newStore(t)
-	s.schema = &schema{version: 3, migrations: map[uint64]Migration{}}
+	s.schema = &schema{version: 3, migrations: []Migration{}}
 	rawDB(t, s, func(btx *bolt.Tx) error { return put(btx, metaBucket, keySchemaVersion, "2") })
 	err := s.Update(context.Background(), openDatabase)
 	var se *SchemaError

@@ -110,9 +110,12 @@ func (s *Store) Path() string {
 }
 
 // Update runs fn in one read-write transaction: either everything fn wrote
-// is on disk (fsync'd) when Update returns nil, or nothing is. An fn that
+// is on disk (fsync'd) when Update returns nil, or nothing is; with a
+// [Committer] in ctx ([WithCommitter]), records written in place are
+// written but their sync is the Committer's. An fn that
 // writes nothing (no Put, Delete or Append) commits nothing: no page is
-// written and nothing is synced. It creates the
+// written and nothing is synced, and a record put back with the bytes it
+// held is not written. It creates the
 // directory and the database on first use, migrates an older schema, and
 // refuses a newer one with a [*SchemaError]. An error returned by fn is
 // returned unchanged and rolls the transaction back; a panic in fn is
@@ -303,6 +306,7 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 // it, which saves its open, map and transaction.
 func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
 	tx := &Tx{writable: true, store: s}
+	cm := committerOf(ctx)
 	var db *bolt.DB
 	var created, migrated, wasEmpty bool
 	tx.begin = func() *bolt.Tx {
@@ -338,10 +342,14 @@ func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx 
 			err = fmt.Errorf("close state %s: %w", s.Path(), cerr)
 		}
 	}
+	var w Written
 	if err == nil && len(tx.pending) > 0 {
-		err = tx.writeRecords()
+		w, err = tx.writeRecords(cm)
 	}
 	tx.closeSets()
+	if err == nil && cm != nil && cm.note != nil {
+		cm.note(w)
+	}
 	if err == nil && created {
 		// Best effort: the state is safe without it, and a project whose
 		// .gitignore cannot be written will show state.db in git status,
