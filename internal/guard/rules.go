@@ -246,15 +246,37 @@ func (r *Rule) match(c *Cmd) bool {
 
 // oneOf reports whether s is one of alts, alternatives separated by "|"
 // ("-c|--command"): a chain of equalities over one value, in one line.
+//
+// It searches alts for s and checks the match is a whole alternative,
+// rather than cutting alts at every "|": the program-name tables run it
+// for every registration a command name is looked up in, and most names
+// are in none, so one substring search usually answers.
 func oneOf(s, alts string) bool {
-	for alts != "" {
-		var a string
-		a, alts, _ = strings.Cut(alts, "|")
-		if s == a {
+	switch {
+	case s == "":
+		return emptyAlt(alts)
+	case strings.IndexByte(s, '|') >= 0: // no alternative holds a "|"
+		return false
+	}
+	for off := 0; off < len(alts); {
+		i := strings.Index(alts[off:], s)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(s)
+		if (i == 0 || alts[i-1] == '|') && (end == len(alts) || alts[end] == '|') {
 			return true
 		}
+		off = i + 1
 	}
 	return false
+}
+
+// emptyAlt reports whether alts has an empty alternative: a leading "|"
+// or "||" ("" is no alternative, "a|" ends after its last one).
+func emptyAlt(alts string) bool {
+	return strings.HasPrefix(alts, "|") || strings.Contains(alts, "||")
 }
 
 func isNumber(s string) bool {
