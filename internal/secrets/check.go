@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,7 +57,7 @@ type anchor struct {
 
 // index builds byFirst and always from rules.
 func (a *anchor) index() {
-	a.byFirst = map[string][]*rule{}
+	a.byFirst = make(map[string][]*rule, len(a.rules))
 	for i, r := range a.rules {
 		r.order = i
 		if k, ok := r.firstSegment(); ok {
@@ -143,13 +144,32 @@ type Checker struct {
 	samples     []sample
 }
 
-func newRule(d ruleDef) *rule {
-	return &rule{
+// ruleSlab holds a Checker's rules in one allocation: building the
+// default tables is first-use work of every hook that checks a path, and
+// a separate allocation per rule was most of it.
+type ruleSlab struct{ rules []rule }
+
+// newRule adds d's rule. The slab is sized for every rule up front
+// (countRules); were it short, append would move the later rules to a
+// new array, which is still correct since no rule is copied after its
+// pointer is handed out.
+func (s *ruleSlab) newRule(d ruleDef) *rule {
+	s.rules = append(s.rules, rule{
 		id: d.id, category: d.category, label: d.label, cli: d.cli,
 		sub:  strings.ToLower(d.sub),
 		kind: d.kind,
 		fn:   d.fn,
+	})
+	return &s.rules[len(s.rules)-1]
+}
+
+// countRules is an upper bound of the rules NewChecker makes.
+func countRules() int {
+	n := len(fileVarDefs) + len(absDefs) + len(basenameDefs) + len(extDefs) + len(dirBaseDefs) + len(shapeDefs) + 2*len(keyRules)
+	for _, a := range anchorDefs {
+		n += len(a.Rules)
 	}
+	return n
 }
 
 // match is what the rule reports. The reason is written when a path
@@ -171,18 +191,20 @@ func (r *rule) match() Match {
 // is string comparison and a few map lookups.
 func NewChecker(o Options) (*Checker, error) {
 	c := &Checker{
-		base:       map[string]*rule{},
-		ext:        map[string]*rule{},
-		keyExact:   map[string]*rule{},
-		keyVariant: map[string]*rule{},
-		shape:      map[string]*rule{},
+		anchors:    make([]anchor, 0, len(anchorDefs)),
+		base:       make(map[string]*rule, len(basenameDefs)),
+		ext:        make(map[string]*rule, len(extDefs)),
+		keyExact:   make(map[string]*rule, len(keyRules)),
+		keyVariant: make(map[string]*rule, len(keyRules)),
+		shape:      make(map[string]*rule, len(shapeDefs)),
 	}
+	s := ruleSlab{rules: make([]rule, 0, countRules())}
 	keep := func(d ruleDef) bool { return !d.cli || o.CLIConfigs }
 	for _, a := range anchorDefs {
-		an := anchor{v: a.Var, def: strings.ToLower(a.Default)}
+		an := anchor{v: a.Var, def: strings.ToLower(a.Default), rules: make([]*rule, 0, len(a.Rules))}
 		for _, d := range a.Rules {
 			if keep(d) {
-				an.rules = append(an.rules, newRule(d))
+				an.rules = append(an.rules, s.newRule(d))
 			}
 		}
 		if len(an.rules) > 0 {
@@ -190,29 +212,30 @@ func NewChecker(o Options) (*Checker, error) {
 			c.anchors = append(c.anchors, an)
 		}
 	}
+	c.fileVars = make([]*rule, 0, len(fileVarDefs))
 	for _, d := range fileVarDefs {
-		r := newRule(d)
+		r := s.newRule(d)
 		r.sub = d.sub // variable name: keep case
 		c.fileVars = append(c.fileVars, r)
 	}
 	for _, d := range absDefs {
 		if keep(d) {
-			c.abs = append(c.abs, newRule(d))
+			c.abs = append(c.abs, s.newRule(d))
 		}
 	}
 	for _, d := range basenameDefs {
-		c.base[d.sub] = newRule(d)
+		c.base[d.sub] = s.newRule(d)
 	}
 	for _, d := range extDefs {
-		c.ext[d.sub] = newRule(d)
+		c.ext[d.sub] = s.newRule(d)
 	}
+	c.dirBase = make([]*rule, 0, len(dirBaseDefs))
 	for _, d := range dirBaseDefs {
-		c.dirBase = append(c.dirBase, newRule(d))
+		c.dirBase = append(c.dirBase, s.newRule(d))
 	}
-	for _, alg := range keyAlgs {
-		name := "id-" + strings.ReplaceAll(alg, "_", "-")
-		c.keyExact[alg] = newRule(ruleDef{id: "secret.basename." + name, category: catKey, label: "SSH private key"})
-		c.keyVariant[alg] = newRule(ruleDef{id: "secret.variant." + name, category: catKey, label: "copy of an SSH private key"})
+	for _, k := range keyRules {
+		c.keyExact[k.alg] = s.newRule(ruleDef{id: k.exact, category: catKey, label: "SSH private key"})
+		c.keyVariant[k.alg] = s.newRule(ruleDef{id: k.variant, category: catKey, label: "copy of an SSH private key"})
 	}
 	for i, d := range shapeDefs {
 		if !keep(d) {
@@ -220,11 +243,11 @@ func NewChecker(o Options) (*Checker, error) {
 		}
 		switch {
 		case !d.cli:
-			c.shape[d.id] = newRule(d)
+			c.shape[d.id] = s.newRule(d)
 		case i == len(shapeDefs)-2:
-			c.claudeLocal = newRule(d)
+			c.claudeLocal = s.newRule(d)
 		default:
-			c.mcpJSON = newRule(d)
+			c.mcpJSON = s.newRule(d)
 		}
 	}
 	var err error
@@ -283,14 +306,24 @@ func compileGlobs(pats []string, deny bool) ([]glob, error) {
 }
 
 // defaultChecker is built on first use, not in init: a hook process that
-// never checks a path pays nothing for the tables.
-var defaultChecker = sync.OnceValue(func() *Checker {
-	c, err := NewChecker(Options{})
-	if err != nil {
-		panic(err) // static tables; covered by tests
-	}
-	return c
-})
+// never checks a path pays nothing for the tables. A sync.Once and a
+// variable rather than a package-level sync.OnceValue, whose call would
+// itself be init work.
+var (
+	defaultOnce sync.Once
+	defaultC    *Checker
+)
+
+func defaultChecker() *Checker {
+	defaultOnce.Do(func() {
+		c, err := NewChecker(Options{})
+		if err != nil {
+			panic(err) // static tables; covered by tests
+		}
+		defaultC = c
+	})
+	return defaultC
+}
 
 // Check reports whether path names a secret under the default rules
 // (secret.cli.* off).
@@ -632,7 +665,7 @@ func isBackupSuffix(s string) bool {
 	if len(s) < 2 || strings.IndexByte(".-_", s[0]) < 0 || strings.IndexByte(s[1:], '/') >= 0 {
 		return false
 	}
-	return backupExts[strings.ToLower(s[1:])]
+	return slices.Contains(backupExts, strings.ToLower(s[1:]))
 }
 
 // matchBase applies the name rules to a basename; p is the full path (for
@@ -653,7 +686,7 @@ func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) 
 			return r.match(), true
 		}
 	}
-	if strings.HasPrefix(lb, "secrets.") && secretsFileExts[lb[len("secrets."):]] {
+	if strings.HasPrefix(lb, "secrets.") && slices.Contains(secretsFileExts, lb[len("secrets."):]) {
 		return c.shape[idSecretsFile].match(), true
 	}
 	if c.mcpJSON != nil {
@@ -684,7 +717,7 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 			if i >= 0 {
 				seg = rest[:i]
 			}
-			if templateWords[seg] {
+			if slices.Contains(templateWords, seg) {
 				template = true
 				break
 			}
@@ -699,7 +732,8 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 	}
 	// id_<alg> and its renamed copies.
 	if strings.HasPrefix(lb, "id_") {
-		for _, alg := range keyAlgs {
+		for _, k := range keyRules {
+			alg := k.alg
 			if !strings.HasPrefix(lb[3:], alg) {
 				continue
 			}
@@ -748,7 +782,7 @@ func renamedKey(rest string) bool {
 			}
 		}
 		first, _, _ := strings.Cut(segs, ".")
-		return backupExts[first] || keyExts[first]
+		return slices.Contains(backupExts, first) || slices.Contains(keyExts, first)
 	case '-', '_':
 		w := rest[1:]
 		if strings.Contains(w, ".pub") {
@@ -762,8 +796,8 @@ func renamedKey(rest string) bool {
 }
 
 // dropExt removes one trailing extension when it is in set.
-func dropExt(s string, set map[string]bool) string {
-	if i := strings.LastIndexByte(s, '.'); i > 0 && set[s[i+1:]] {
+func dropExt(s string, set []string) string {
+	if i := strings.LastIndexByte(s, '.'); i > 0 && slices.Contains(set, s[i+1:]) {
 		return s[:i]
 	}
 	return s
@@ -776,7 +810,7 @@ func extOf(lb string) string {
 	if i < 0 {
 		return ""
 	}
-	if backupExts[lb[i+1:]] {
+	if slices.Contains(backupExts, lb[i+1:]) {
 		lb = lb[:i]
 		if i = strings.LastIndexByte(lb, '.'); i < 0 {
 			return ""
