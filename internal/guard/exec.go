@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/shell"
 
@@ -246,11 +247,22 @@ type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scop
 
 // handlers are the programs the analysis follows into (wrappers,
 // shells, carriers of other commands). Built on first use.
-var handlers lazy[map[string]handler]
+var handlers handlerTable
 
-// The builder is set here, not in the declaration: the handlers
-// themselves look programs up in the table.
-func init() { handlers.src = buildHandlers }
+// handlerTable calls buildHandlers itself rather than holding it in a
+// field of the declaration (lazy[T]): the handlers look programs up in
+// the table, so such a declaration is an initialization cycle, and
+// setting the field in an init function puts the guard in every
+// process's package init.
+type handlerTable struct {
+	once sync.Once
+	m    map[string]handler
+}
+
+func (t *handlerTable) get() map[string]handler {
+	t.once.Do(func() { t.m = buildHandlers() })
+	return t.m
+}
 
 func buildHandlers() map[string]handler {
 	h := map[string]handler{}

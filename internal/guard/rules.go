@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,10 +40,50 @@ type Rule struct {
 	When func(c *Cmd) bool
 }
 
-// The rules_*.go files register their rules as batches: each of their
-// init functions appends one registration to initRules, which runs only
-// when a command needs it (rulebatch.go).
-var initRules []func()
+// The rules_*.go files register their rules as batches, each run only
+// when a command needs it (rulebatch.go); batch numbers are positions in
+// registrations (ruleindex_gen.go): keep the order. A function returning
+// an array, which allocates nothing, rather than init functions appending
+// closures to a table, which allocated in every process's package init;
+// not a package-level table, which the registrations would refer back to
+// through the batches (an initialization cycle).
+func registrations() [ruleBatchCount]func() {
+	return [...]func(){
+		registerInterpAPI,
+		registerProduce,
+		registerCloud,
+		registerContainers,
+		registerCore1,
+		registerCore2,
+		registerCore3,
+		registerCore4,
+		registerDatabases,
+		registerDisruption,
+		registerEffects,
+		registerGit,
+		registerHostaccess,
+		registerKubernetes,
+		registerMCP,
+		registerMessaging,
+		registerMonitoring,
+		registerNetwork,
+		registerPackages,
+		registerPersistence,
+		registerPlatform,
+		registerProtectedBranches,
+		registerPublish,
+		registerRemote,
+		registerSaaS,
+		registerSecrets1,
+		registerSecrets2,
+		registerStorage,
+		registerTampering,
+		registerSelfguard,
+	}
+}
+
+// ruleBatchCount is the number of rule registrations.
+const ruleBatchCount = 30
 
 // register adds rules to the batch being loaded.
 func register(rs ...*Rule) { loading.rules = append(loading.rules, rs...) }
@@ -63,7 +104,7 @@ func setValueOpts(name string, opts ...string) {
 
 // abbrevLong marks commands whose long options may be abbreviated to any
 // unambiguous prefix (git's parse-options does this).
-var abbrevLong = map[string]bool{"git": true}
+var abbrevLong = []string{"git"}
 
 // Cmd is what a rule sees: one simple command after unwrapping (the
 // shell model's record), with what the rules work out of it.
@@ -158,7 +199,7 @@ func (c *Cmd) Has(flags ...string) bool {
 		if _, ok := c.flags[f]; ok {
 			return true
 		}
-		if abbrevLong[c.Name] && strings.HasPrefix(f, "--") {
+		if slices.Contains(abbrevLong, c.Name) && strings.HasPrefix(f, "--") {
 			for k := range c.flags {
 				if len(k) >= 4 && strings.HasPrefix(f, k) {
 					return true
