@@ -3,14 +3,13 @@ package shell
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Verifier names the test, build or lint run the resolved command name
 // args is ("go test", "npm run lint", "python -m pytest"); "" when it is
 // none.
 func Verifier(name string, args []Word) string {
-	if f := verifiers()[name]; f != nil {
+	if f := verifiers.get()[name]; f != nil {
 		return f(name, FirstOperand(args), args)
 	}
 	if InterpFamily(name) == "python" {
@@ -36,7 +35,7 @@ type verifyFunc func(name, sub string, args []Word) string
 
 // verifiers recognise a program's test, build and lint runs by its
 // subcommand (sub) and options; built on first use, not at start-up.
-var verifiers = sync.OnceValue(func() map[string]verifyFunc {
+var verifiers = lazyTable[map[string]verifyFunc]{build: func() map[string]verifyFunc {
 	verifiers := map[string]verifyFunc{}
 	subIn := func(subs ...string) verifyFunc {
 		return func(name, sub string, _ []Word) string {
@@ -70,7 +69,7 @@ var verifiers = sync.OnceValue(func() map[string]verifyFunc {
 	verifiers["eslint"] = verifyESLint
 	verifiers["prettier"] = verifyPrettier
 	return verifiers
-})
+}}
 
 // verifyJS: a JavaScript package manager's test, lint, build or check
 // script, by subcommand or through run.
