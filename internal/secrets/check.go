@@ -34,12 +34,14 @@ type Options struct {
 	Allow []string
 }
 
+// rule is a ruleDef of the static tables as a Checker uses it. It points
+// at its definition rather than copying it: the default tables are built
+// in every hook that checks a path, and a copy of every definition was
+// most of the memory they took.
 type rule struct {
-	id, category, label string
-	cli                 bool // a secret.cli rule: its reason says so
-	sub                 string
-	kind                ruleKind
-	fn                  func(string) bool
+	*ruleDef
+	// sub is the definition's sub lower-cased (fileVars keep its case).
+	sub string
 	// order is the rule's place in its anchor's table.
 	order int
 }
@@ -153,13 +155,8 @@ type ruleSlab struct{ rules []rule }
 // (countRules); were it short, append would move the later rules to a
 // new array, which is still correct since no rule is copied after its
 // pointer is handed out.
-func (s *ruleSlab) newRule(d ruleDef) *rule {
-	s.rules = append(s.rules, rule{
-		id: d.id, category: d.category, label: d.label, cli: d.cli,
-		sub:  strings.ToLower(d.sub),
-		kind: d.kind,
-		fn:   d.fn,
-	})
+func (s *ruleSlab) newRule(d *ruleDef) *rule {
+	s.rules = append(s.rules, rule{ruleDef: d, sub: strings.ToLower(d.sub)})
 	return &s.rules[len(s.rules)-1]
 }
 
@@ -199,11 +196,11 @@ func NewChecker(o Options) (*Checker, error) {
 		shape:      make(map[string]*rule, len(shapeDefs)),
 	}
 	s := ruleSlab{rules: make([]rule, 0, countRules())}
-	keep := func(d ruleDef) bool { return !d.cli || o.CLIConfigs }
+	keep := func(d *ruleDef) bool { return !d.cli || o.CLIConfigs }
 	for _, a := range anchorDefs {
 		an := anchor{v: a.Var, def: strings.ToLower(a.Default), rules: make([]*rule, 0, len(a.Rules))}
-		for _, d := range a.Rules {
-			if keep(d) {
+		for i := range a.Rules {
+			if d := &a.Rules[i]; keep(d) {
 				an.rules = append(an.rules, s.newRule(d))
 			}
 		}
@@ -213,31 +210,33 @@ func NewChecker(o Options) (*Checker, error) {
 		}
 	}
 	c.fileVars = make([]*rule, 0, len(fileVarDefs))
-	for _, d := range fileVarDefs {
-		r := s.newRule(d)
-		r.sub = d.sub // variable name: keep case
+	for i := range fileVarDefs {
+		r := s.newRule(&fileVarDefs[i])
+		r.sub = fileVarDefs[i].sub // variable name: keep case
 		c.fileVars = append(c.fileVars, r)
 	}
-	for _, d := range absDefs {
-		if keep(d) {
+	for i := range absDefs {
+		if d := &absDefs[i]; keep(d) {
 			c.abs = append(c.abs, s.newRule(d))
 		}
 	}
-	for _, d := range basenameDefs {
-		c.base[d.sub] = s.newRule(d)
+	for i := range basenameDefs {
+		c.base[basenameDefs[i].sub] = s.newRule(&basenameDefs[i])
 	}
-	for _, d := range extDefs {
-		c.ext[d.sub] = s.newRule(d)
+	for i := range extDefs {
+		c.ext[extDefs[i].sub] = s.newRule(&extDefs[i])
 	}
 	c.dirBase = make([]*rule, 0, len(dirBaseDefs))
-	for _, d := range dirBaseDefs {
-		c.dirBase = append(c.dirBase, s.newRule(d))
+	for i := range dirBaseDefs {
+		c.dirBase = append(c.dirBase, s.newRule(&dirBaseDefs[i]))
 	}
-	for _, k := range keyRules {
-		c.keyExact[k.alg] = s.newRule(ruleDef{id: k.exact, category: catKey, label: "SSH private key"})
-		c.keyVariant[k.alg] = s.newRule(ruleDef{id: k.variant, category: catKey, label: "copy of an SSH private key"})
+	for i := range keyRules {
+		k := &keyRules[i]
+		c.keyExact[k.alg] = s.newRule(&k.exact)
+		c.keyVariant[k.alg] = s.newRule(&k.variant)
 	}
-	for i, d := range shapeDefs {
+	for i := range shapeDefs {
+		d := &shapeDefs[i]
 		if !keep(d) {
 			continue
 		}

@@ -292,14 +292,22 @@ var basenameDefs = []ruleDef{
 // first so `id_ecdsa_sk` is not read as a variant of `id_ecdsa`, with the
 // ids of their rules written out so that building the tables joins no
 // strings.
-var keyRules = []struct{ alg, exact, variant string }{
-	{"ed25519_sk", "secret.basename.id-ed25519-sk", "secret.variant.id-ed25519-sk"},
-	{"ecdsa_sk", "secret.basename.id-ecdsa-sk", "secret.variant.id-ecdsa-sk"},
-	{"ed25519", "secret.basename.id-ed25519", "secret.variant.id-ed25519"},
-	{"ecdsa", "secret.basename.id-ecdsa", "secret.variant.id-ecdsa"},
-	{"rsa", "secret.basename.id-rsa", "secret.variant.id-rsa"},
-	{"dsa", "secret.basename.id-dsa", "secret.variant.id-dsa"},
+var keyRules = []struct {
+	alg            string
+	exact, variant ruleDef
+}{
+	{"ed25519_sk", ruleDef{id: "secret.basename.id-ed25519-sk", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ed25519-sk", category: catKey, label: keyCopyLabel}},
+	{"ecdsa_sk", ruleDef{id: "secret.basename.id-ecdsa-sk", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ecdsa-sk", category: catKey, label: keyCopyLabel}},
+	{"ed25519", ruleDef{id: "secret.basename.id-ed25519", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ed25519", category: catKey, label: keyCopyLabel}},
+	{"ecdsa", ruleDef{id: "secret.basename.id-ecdsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ecdsa", category: catKey, label: keyCopyLabel}},
+	{"rsa", ruleDef{id: "secret.basename.id-rsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-rsa", category: catKey, label: keyCopyLabel}},
+	{"dsa", ruleDef{id: "secret.basename.id-dsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-dsa", category: catKey, label: keyCopyLabel}},
 }
+
+const (
+	keyLabel     = "SSH private key"
+	keyCopyLabel = "copy of an SSH private key"
+)
 
 // keySuffixAlgs are the endings of custom key file names (`deploy_key_rsa`).
 var keySuffixAlgs = []string{"_ed25519", "_ecdsa", "_rsa", "_dsa"}

@@ -480,12 +480,12 @@ func TestCheckSearchWideBraces(t *testing.T) {
 func TestKeyRuleIDs(t *testing.T) {
 	for _, k := range keyRules {
 		name := "id-" + strings.ReplaceAll(k.alg, "_", "-")
-		if k.exact != "secret.basename."+name || k.variant != "secret.variant."+name {
-			t.Errorf("key %q: ids %q, %q; want secret.basename.%s and secret.variant.%s", k.alg, k.exact, k.variant, name, name)
+		if k.exact.id != "secret.basename."+name || k.variant.id != "secret.variant."+name {
+			t.Errorf("key %q: ids %q, %q; want secret.basename.%s and secret.variant.%s", k.alg, k.exact.id, k.variant.id, name, name)
 		}
 		m, ok := Check("/home/u/id_"+k.alg, Env{Home: "/home/u"})
-		if !ok || m.Rule != k.exact {
-			t.Errorf("id_%s: got %+v %v, want rule %s", k.alg, m, ok, k.exact)
+		if !ok || m.Rule != k.exact.id {
+			t.Errorf("id_%s: got %+v %v, want rule %s", k.alg, m, ok, k.exact.id)
 		}
 	}
 }

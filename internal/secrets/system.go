@@ -35,8 +35,8 @@ func systemRules() []*rule {
 	systemOnce.Do(func() {
 		s := ruleSlab{rules: make([]rule, 0, len(systemDefs))}
 		systemTable = make([]*rule, len(systemDefs))
-		for i, d := range systemDefs {
-			systemTable[i] = s.newRule(d)
+		for i := range systemDefs {
+			systemTable[i] = s.newRule(&systemDefs[i])
 		}
 	})
 	return systemTable
