@@ -62,10 +62,17 @@ func (a *anchor) index() {
 	a.byFirst = make(map[string][]*rule, len(a.rules))
 	for i, r := range a.rules {
 		r.order = i
-		if k, ok := r.firstSegment(); ok {
-			a.byFirst[k] = append(a.byFirst[k], r)
-		} else {
+		k, ok := r.firstSegment()
+		switch named, seen := a.byFirst[k]; {
+		case !ok:
 			a.always = append(a.always, r)
+		case seen:
+			a.byFirst[k] = append(named, r)
+		default:
+			// Most segments name one rule: share a.rules' array rather
+			// than allocate one. The capacity of 1 makes a second rule's
+			// append copy, never overwrite a.rules.
+			a.byFirst[k] = a.rules[i : i+1 : i+1]
 		}
 	}
 }
