@@ -15,11 +15,11 @@ import (
 // take part in (privilege, terminals, working directories, carried text).
 
 func addWrapperHandlers(handlers map[string]handler) {
-	for name, h := range map[string]handler{
-		"runuser": hRunuser, "tmux": hTmux, "screen": hScreen,
-		"at": hAt, "batch": hAt, "bwrap": hBwrap,
+	for _, n := range [...]namedHandler{
+		{"runuser", hRunuser}, {"tmux", hTmux}, {"screen", hScreen},
+		{"at", hAt}, {"batch", hAt}, {"bwrap", hBwrap},
 	} {
-		handlers[name] = h
+		handlers[n.name] = n.h
 	}
 }
 
