@@ -222,8 +222,8 @@ type Policy struct {
 	prodNames []string
 }
 
-// The default policy is built on first use: package variables are
-// initialised before the init functions that register the rules.
+// The default policy is built on first use, not in package init, which
+// every process runs.
 var (
 	defaultOnce   sync.Once
 	defaultPolicy *Policy
