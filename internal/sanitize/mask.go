@@ -166,7 +166,11 @@ var maskRules = []maskRule{
 // in a mask over rules (at most 64 rules, which a test checks).
 func programRules() map[string]uint64 {
 	programOnce.Do(func() {
-		programMap = map[string]uint64{}
+		n := 0
+		for i := range maskRules {
+			n += len(maskRules[i].programs)
+		}
+		programMap = make(map[string]uint64, n) // sized once: growing it was most of its cost
 		for i := range maskRules {
 			for _, p := range maskRules[i].programs {
 				programMap[p] |= 1 << i
