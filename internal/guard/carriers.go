@@ -652,13 +652,13 @@ func isAwk(name string) bool {
 
 // moduleOpts are interpreter options whose value names code to load (a
 // module, a required file, an awk program file).
-var moduleOpts = map[string]bool{
-	"-m": true, "-r": true, "-M": true, "-I": true, "--require": true, "--import": true,
-	"--loader": true, "--experimental-loader": true, "-f": true, "--file": true, "-i": true, "--include": true,
+var moduleOpts = []string{
+	"-m", "-r", "-M", "-I", "--require", "--import", "--loader", "--experimental-loader", "-f",
+	"--file", "-i", "--include",
 }
 
 // codeOpts are interpreter options whose value is program text.
-var codeOpts = map[string]bool{"-c": true, "-e": true, "-E": true, "--eval": true, "-p": true, "--print": true, "--source": true}
+var codeOpts = []string{"-c", "-e", "-E", "--eval", "-p", "--print", "--source"}
 
 // streamInterp denies stdin values (xargs/parallel) that an interpreter
 // reads as options, code or a module: they decide what runs. Values after
@@ -687,7 +687,7 @@ func (a codeJudge) streamInterp(c *Cmd) {
 		if hasEq && strings.HasPrefix(name, "--") {
 			continue
 		}
-		takes := codeOpts[w.Text] || moduleOpts[w.Text] && (w.Text != "-i" || isAwk(c.Name)) ||
+		takes := slices.Contains(codeOpts, w.Text) || slices.Contains(moduleOpts, w.Text) && (w.Text != "-i" || isAwk(c.Name)) ||
 			len(w.Text) == 2 && strings.IndexByte(valued, w.Text[1]) >= 0 ||
 			oneOf(w.Text, "--title|--env-file|--assign|--field-separator")
 		if !takes || i+1 >= len(args) {
@@ -695,11 +695,11 @@ func (a codeJudge) streamInterp(c *Cmd) {
 		}
 		i++
 		v := args[i]
-		if v.Stream && (codeOpts[w.Text] || moduleOpts[w.Text]) {
+		if v.Stream && (slices.Contains(codeOpts, w.Text) || slices.Contains(moduleOpts, w.Text)) {
 			a.fire(ruleDynamicStreamCommand, c, "a value read from stdin is "+c.Name+" code or a module ("+w.Text+")")
 			return
 		}
-		if codeOpts[w.Text] || moduleOpts[w.Text] {
+		if slices.Contains(codeOpts, w.Text) || slices.Contains(moduleOpts, w.Text) {
 			progGiven = true
 		}
 		if python && oneOf(w.Text, "-c|-m") {

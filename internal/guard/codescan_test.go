@@ -56,11 +56,11 @@ func listedCodePatterns() map[*lazyCode]bool {
 	for _, l := range []*lazyCode{reShellAPI, reDeleteAPI, reFileAPI, reNetAPI, reRemoteImport, reWriteMethod, reProcCall, reQuotedCommand, reSDKDelete} {
 		listed[l] = true
 	}
-	for _, pair := range remoteEval {
-		listed[pair[0]], listed[pair[1]] = true, true
+	for _, r := range remoteEval {
+		listed[r.pair[0]], listed[r.pair[1]] = true, true
 	}
-	for _, calls := range apiCalls {
-		for _, c := range calls {
+	for _, l := range apiCalls {
+		for _, c := range l.calls {
 			listed[c.re] = true
 		}
 	}

@@ -186,9 +186,22 @@ type sideFile struct {
 	long  string
 }
 
-var sideFiles = map[string][]sideFile{
-	"curl": {{'D', "--dump-header"}, {'c', "--cookie-jar"}, {0, "--trace"}, {0, "--trace-ascii"}, {0, "--stderr"}, {0, "--etag-save"}},
-	"wget": {{'o', "--output-file"}, {'a', "--append-output"}},
+// curlSideFiles and wgetSideFiles are sideFiles' tables, static data
+// (a map would be built in package init).
+var (
+	curlSideFiles = []sideFile{{'D', "--dump-header"}, {'c', "--cookie-jar"}, {0, "--trace"}, {0, "--trace-ascii"}, {0, "--stderr"}, {0, "--etag-save"}}
+	wgetSideFiles = []sideFile{{'o', "--output-file"}, {'a', "--append-output"}}
+)
+
+// sideFiles are the side-file options of a downloader.
+func sideFiles(name string) []sideFile {
+	switch name {
+	case "curl":
+		return curlSideFiles
+	case "wget":
+		return wgetSideFiles
+	}
+	return nil
 }
 
 // wDownload: the files a downloader saves (downloadTargets, which
@@ -215,7 +228,7 @@ func wDownload(a *analyzer, c *Cmd) {
 			}
 		}
 	}
-	for _, o := range sideFiles[c.Name] {
+	for _, o := range sideFiles(c.Name) {
 		if w, ok := shell.OptValue(c.Args, o.short, o.long); ok {
 			a.writes().wrote(c, w, c.Scope, c.Name+" "+o.long)
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/atreides-dev/atreides/internal/shell"
 
@@ -246,36 +247,57 @@ type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scop
 
 // handlers are the programs the analysis follows into (wrappers,
 // shells, carriers of other commands). Built on first use.
-var handlers lazy[map[string]handler]
+var handlers handlerTable
 
-// The builder is set here, not in the declaration: the handlers
-// themselves look programs up in the table.
-func init() { handlers.src = buildHandlers }
+// handlerTable calls buildHandlers itself rather than holding it in a
+// field of the declaration (lazy[T]): the handlers look programs up in
+// the table, so such a declaration is an initialization cycle, and
+// setting the field in an init function puts the guard in every
+// process's package init.
+type handlerTable struct {
+	once sync.Once
+	m    map[string]handler
+}
 
+func (t *handlerTable) get() map[string]handler {
+	t.once.Do(func() { t.m = buildHandlers() })
+	return t.m
+}
+
+// buildHandlers sizes the table once and fills it from arrays: growing
+// it from empty, and copying a map literal into it, was most of the cost
+// of the first command a hook checks.
 func buildHandlers() map[string]handler {
-	h := map[string]handler{}
-	for _, name := range shell.Wrappers() {
+	wrappers := shell.Wrappers()
+	h := make(map[string]handler, len(wrappers)+64)
+	for _, name := range wrappers {
 		h[name] = hUnwrap
 	}
-	for name, f := range map[string]handler{
-		"sudo": hSudo, "doas": hSudo, "run0": hSudo, "pkexec": hSudo,
-		"env": hEnv, "command": hCommand, "taskset": hTaskset, "unbuffer": hUnbuffer,
-		"busybox": hBusybox, "watch": hWatch,
-		"parallel": hParallel, "find": hFind, "eval": hEval,
-		"source": hSource, ".": hSource, "trap": hTrap, "ssh": hSSH, "su": hSu,
-		"script": hScript, "cd": hCd, "pushd": hCd, "alias": hAlias,
-		"awk": hAwk, "gawk": hAwk, "mawk": hAwk, "nawk": hAwk, "busybox-awk": hAwk,
-		"uv": hRunSub("run"), "poetry": hRunSub("run"), "pipenv": hRunSub("run"),
-		"bundle": hRunSub("exec"), "pnpm": hRunSub("exec"), "sg": hSg,
-		"atreides": hAtreides, // selfguard.go
+	for _, n := range [...]namedHandler{
+		{"sudo", hSudo}, {"doas", hSudo}, {"run0", hSudo}, {"pkexec", hSudo},
+		{"env", hEnv}, {"command", hCommand}, {"taskset", hTaskset}, {"unbuffer", hUnbuffer},
+		{"busybox", hBusybox}, {"watch", hWatch},
+		{"parallel", hParallel}, {"find", hFind}, {"eval", hEval},
+		{"source", hSource}, {".", hSource}, {"trap", hTrap}, {"ssh", hSSH}, {"su", hSu},
+		{"script", hScript}, {"cd", hCd}, {"pushd", hCd}, {"alias", hAlias},
+		{"awk", hAwk}, {"gawk", hAwk}, {"mawk", hAwk}, {"nawk", hAwk}, {"busybox-awk", hAwk},
+		{"uv", hRunSub("run")}, {"poetry", hRunSub("run")}, {"pipenv", hRunSub("run")},
+		{"bundle", hRunSub("exec")}, {"pnpm", hRunSub("exec")}, {"sg", hSg},
+		{"atreides", hAtreides}, // selfguard.go
 	} {
-		h[name] = f
+		h[n.name] = n.h
 	}
 	for _, s := range shellNames {
 		h[s] = hShell
 	}
 	addWrapperHandlers(h)
 	return h
+}
+
+// namedHandler is a program name and its handler.
+type namedHandler struct {
+	name string
+	h    handler
 }
 
 var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "oksh", "loksh", "pdksh", "hush"}

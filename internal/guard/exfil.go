@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,15 +70,15 @@ func (a exfilJudge) envCred(name string) shell.Word {
 
 // awsSecretVars are the AWS_* variables that are credentials; AWS_REGION,
 // AWS_PROFILE and the like are not.
-var awsSecretVars = map[string]bool{
-	"AWS_SECRET_ACCESS_KEY": true, "AWS_ACCESS_KEY_ID": true, "AWS_SESSION_TOKEN": true,
-	"AWS_SECURITY_TOKEN": true, "AWS_CONTAINER_AUTHORIZATION_TOKEN": true, "AWS_BEARER_TOKEN_BEDROCK": true,
+var awsSecretVars = []string{
+	"AWS_SECRET_ACCESS_KEY", "AWS_ACCESS_KEY_ID", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+	"AWS_CONTAINER_AUTHORIZATION_TOKEN", "AWS_BEARER_TOKEN_BEDROCK",
 }
 
 // notSecretVars hold paths or settings although their names look secret.
-var notSecretVars = map[string]bool{
-	"GOOGLE_APPLICATION_CREDENTIALS": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
-	"TOKENIZERS_PARALLELISM": true,
+var notSecretVars = []string{
+	"GOOGLE_APPLICATION_CREDENTIALS", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS",
+	"TOKENIZERS_PARALLELISM",
 }
 
 // secretVarName: *_TOKEN, *_SECRET, *_PASSWORD, *_KEY, *_API_KEY, *_PAT,
@@ -89,10 +90,10 @@ func secretVarName(name string) bool {
 		return false // also skips $1, $HOME, $PATH without work
 	}
 	u := upper(name)
-	if awsSecretVars[u] || oneOf(u, "PGPASSWORD|GITHUB_TOKEN|GH_TOKEN") {
+	if slices.Contains(awsSecretVars, u) || oneOf(u, "PGPASSWORD|GITHUB_TOKEN|GH_TOKEN") {
 		return true
 	}
-	if notSecretVars[u] || strings.HasPrefix(u, "AWS_") && !strings.Contains(u, "TOKEN") && !strings.Contains(u, "SECRET") {
+	if slices.Contains(notSecretVars, u) || strings.HasPrefix(u, "AWS_") && !strings.Contains(u, "TOKEN") && !strings.Contains(u, "SECRET") {
 		return false
 	}
 	segs := strings.Split(u, "_")
@@ -242,11 +243,11 @@ func loopbackHost(h string) bool {
 }
 
 // clipboardSinks keep data on this machine.
-var clipboardSinks = map[string]bool{"pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true, "clip": true, "clip.exe": true}
+var clipboardSinks = []string{"pbcopy", "xclip", "xsel", "wl-copy", "clip", "clip.exe"}
 
 // credSinks send their arguments or stdin to another machine, beside the
 // networkSinks.
-var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
+var credSinks = []string{"ssh", "rsync", "sftp"}
 
 // credSend judges a credential value in the arguments or stdin of a
 // network command: allowed when every destination is this machine or an
@@ -254,7 +255,7 @@ var credSinks = map[string]bool{"ssh": true, "rsync": true, "sftp": true}
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
 func (a exfilJudge) credSend(c *Cmd, in shell.Feed) {
-	if !networkSinks.get()[c.Name] && !credSinks[c.Name] && c.Name != "git" || clipboardSinks[c.Name] {
+	if !networkSinks.get()[c.Name] && !slices.Contains(credSinks, c.Name) && c.Name != "git" || slices.Contains(clipboardSinks, c.Name) {
 		return
 	}
 	tainted := in.Taint&shell.TaintCred != 0
@@ -723,10 +724,11 @@ func sftpPuts(batch string) []string {
 
 // Cloud instance metadata services hand out the machine's cloud
 // credentials to any local process. Reading credential paths is denied,
-// any other use of the endpoint asks.
-var metadataHosts = map[string]bool{
-	"169.254.169.254": true, "fd00:ec2::254": true, "metadata.google.internal": true, "metadata": true,
-	"169.254.170.2": true, "100.100.100.200": true, "169.254.169.253": false,
+// any other use of the endpoint asks. (169.254.169.253, the Amazon VPC
+// DNS resolver, hands out none.)
+var metadataHosts = []string{
+	"169.254.169.254", "fd00:ec2::254", "metadata.google.internal", "metadata",
+	"169.254.170.2", "100.100.100.200",
 }
 
 // metadataClients are the programs checked for metadata addresses.
@@ -843,17 +845,17 @@ func metadataHost(h string) bool {
 	if h == "" {
 		return false
 	}
-	if metadataHosts[h] {
+	if slices.Contains(metadataHosts, h) {
 		return true
 	}
 	if ip := net.ParseIP(h); ip != nil {
 		if v4 := ip.To4(); v4 != nil {
-			return metadataHosts[v4.String()]
+			return slices.Contains(metadataHosts, v4.String())
 		}
-		return metadataHosts[ip.String()]
+		return slices.Contains(metadataHosts, ip.String())
 	}
 	if v, ok := inetAton(h); ok {
-		return metadataHosts[v]
+		return slices.Contains(metadataHosts, v)
 	}
 	return false
 }

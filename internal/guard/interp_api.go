@@ -16,13 +16,11 @@ import (
 // and process calls given an argument vector (system("rm", "-rf", p)) or
 // a quoted command (%x(...), qx{...}).
 
-func init() {
-	initRules = append(initRules, func() {
-		register(&Rule{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
-			Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
-			&Rule{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
-				Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
-	})
+func registerInterpAPI() {
+	register(&Rule{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
+		Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
+		&Rule{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
+			Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
 }
 
 // langOf groups interpreter families by language.
@@ -46,36 +44,40 @@ func langOf(fam string) string {
 
 // remoteEval: per language, what fetches from the network and what
 // evaluates text as code or a command. Code that does both runs what it
-// downloaded.
-var remoteEval = map[string][2]*lazyCode{
-	"py": {
+// downloaded. A slice, not a map, like apiCalls: a map literal is built
+// in package init, in every process (remoteEvalOf, apiCallsOf).
+var remoteEval = []struct {
+	lang string
+	pair [2]*lazyCode
+}{
+	{"py", [2]*lazyCode{
 		&lazyCode{src: `urlopen|urllib|requests\.(?:get|post|request|Session)|httpx|http\.client|urlretrieve|aiohttp|pycurl|socket\.`},
 		&lazyCode{src: `\b(?:exec|eval|execfile)\b|os\.system|os\.popen|subprocess`},
-	},
-	"js": {
+	}},
+	{"js", [2]*lazyCode{
 		&lazyCode{src: `\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|require\(\s*['"](?:node:)?https?['"]\)|axios|XMLHttpRequest|\bgot\s*\(|node-fetch|undici|Bun\.fetch`},
 		&lazyCode{src: `\beval\b|\bFunction\s*\(|new\s+Function\b|runInNewContext|runInThisContext|runInContext|vm\.Script|child_process|execSync|spawnSync`},
-	},
-	"rb": {
+	}},
+	{"rb", [2]*lazyCode{
 		&lazyCode{src: `Net::HTTP|open-uri|URI\.open|URI\.parse|URI\(|\bopen\s*\(\s*['"]https?:|HTTParty|Faraday|RestClient|Excon|HTTPClient`},
 		&lazyCode{src: `\beval\b|_eval\b|instance_exec|\bsystem\b|\bexec\b|%x|` + "`" + `|IO\.popen|Open3`},
-	},
-	"pl": {
+	}},
+	{"pl", [2]*lazyCode{
 		&lazyCode{src: `LWP|HTTP::Tiny|\bget\s*\(|\bget\s+['"$]|getstore|getprint|IO::Socket|Net::HTTP|Mojo::UserAgent|WWW::Mechanize|Furl`},
 		&lazyCode{src: `\beval\b\s*[^\s{]|\bsystem\b|\bexec\b|\bqx\b|` + "`"},
-	},
-	"php": {
+	}},
+	{"php", [2]*lazyCode{
 		&lazyCode{src: `file_get_contents\s*\(\s*(?:['"](?:https?|ftp)://|\$)|curl_exec|fsockopen|stream_socket_client|fopen\s*\(\s*['"](?:https?|ftp)://|\bfile\s*\(\s*['"](?:https?|ftp)://`},
 		&lazyCode{src: `\beval\s*\(|\bassert\s*\(|create_function|\bsystem\s*\(|\bexec\s*\(|shell_exec|passthru|popen|proc_open|` + "`"},
-	},
-	"ps": {
+	}},
+	{"ps", [2]*lazyCode{
 		&lazyCode{src: `(?i)Invoke-WebRequest|\biwr\b|Invoke-RestMethod|\birm\b|DownloadString|DownloadData|Net\.WebClient|HttpClient`},
 		&lazyCode{src: `(?i)Invoke-Expression|\biex\b|ScriptBlock\]::Create|Invoke-Command|Start-Process`},
-	},
-	"": {
+	}},
+	{"", [2]*lazyCode{
 		reNetAPI,
 		&lazyCode{src: `\beval\b|\bexec\b|\bload(?:string)?\s*\(|include_string|\bsystem\s*\(`},
-	},
+	}},
 }
 
 // reRemoteImport: code included straight from a URL (php include, R
@@ -101,37 +103,60 @@ type apiCall struct {
 
 // apiCalls per language. Each pattern ends at the call's "(" or at the
 // blank before paren-less arguments (Ruby, Perl).
-var apiCalls = map[string][]apiCall{
-	"py": {
+var apiCalls = []struct {
+	lang  string
+	calls []apiCall
+}{
+	{"py", []apiCall{
 		{re: &lazyCode{src: `\bopen\s*\(`}, arg: 0, mode: 1},
 		{re: &lazyCode{src: `\bos\.open\s*\(`}, arg: 0, mode: 1},
 		{re: &lazyCode{src: `\bshutil\.(?:copy|copy2|copyfile|copytree|move)\s*\(|\bos\.(?:rename|replace|symlink|link)\s*\(`}, arg: 1, mode: -1},
 		{re: &lazyCode{src: `\bshutil\.rmtree\s*\(|\bos\.(?:remove|unlink|rmdir|removedirs)\s*\(`}, arg: 0, mode: -1, del: true},
-	},
-	"js": {
+	}},
+	{"js", []apiCall{
 		{re: &lazyCode{src: `\b(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|writeTextFile|writeTextFileSync|Bun\.write)\s*\(`}, arg: 0, mode: -1},
 		{re: &lazyCode{src: `\b(?:open|openSync)\s*\(`}, arg: 0, mode: 1},
 		{re: &lazyCode{src: `\b(?:copyFile|copyFileSync|rename|renameSync|symlink|symlinkSync|cp|cpSync|link|linkSync)\s*\(`}, arg: 1, mode: -1},
 		{re: &lazyCode{src: `\b(?:rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync)\s*\(`}, arg: 0, mode: -1, del: true},
-	},
-	"rb": {
+	}},
+	{"rb", []apiCall{
 		{re: &lazyCode{src: `\b(?:File|IO)\.(?:write|binwrite)[\s(]`}, arg: 0, mode: -1},
 		{re: &lazyCode{src: `\b(?:File\.open|File\.new|IO\.open)[\s(]`}, arg: 0, mode: 1},
 		{re: &lazyCode{src: `\bFileUtils\.(?:cp|cp_r|mv|copy|move|ln|ln_s|ln_sf|install|copy_file)[\s(]|\bFile\.(?:rename|symlink|link)[\s(]`}, arg: 1, mode: -1},
 		{re: &lazyCode{src: `\bFileUtils\.touch[\s(]`}, arg: 0, mode: -1},
 		{re: &lazyCode{src: `\bFileUtils\.(?:rm|rm_r|rm_rf|rm_f|rmtree|remove|remove_dir|remove_entry|remove_entry_secure|rmdir)[\s(]|\b(?:File|Dir)\.(?:delete|unlink|rmdir)[\s(]`}, arg: 0, mode: -1, del: true},
-	},
-	"pl": {
+	}},
+	{"pl", []apiCall{
 		{re: &lazyCode{src: `\bopen\s*[\s(]`}, arg: 1, mode: -2},
 		{re: &lazyCode{src: `\b(?:copy|move|rename|symlink|link)\s*[\s(]`}, arg: 1, mode: -1},
 		{re: &lazyCode{src: `\b(?:rmtree|remove_tree|unlink|rmdir)\s*[\s(]`}, arg: 0, mode: -1, del: true},
-	},
-	"php": {
+	}},
+	{"php", []apiCall{
 		{re: &lazyCode{src: `\bfile_put_contents\s*\(|\btouch\s*\(`}, arg: 0, mode: -1},
 		{re: &lazyCode{src: `\bfopen\s*\(`}, arg: 0, mode: 1},
 		{re: &lazyCode{src: `\b(?:copy|rename|symlink|link)\s*\(`}, arg: 1, mode: -1},
 		{re: &lazyCode{src: `\b(?:unlink|rmdir)\s*\(`}, arg: 0, mode: -1, del: true},
-	},
+	}},
+}
+
+// remoteEvalOf is remoteEval's entry for lang.
+func remoteEvalOf(lang string) ([2]*lazyCode, bool) {
+	for _, r := range remoteEval {
+		if r.lang == lang {
+			return r.pair, true
+		}
+	}
+	return [2]*lazyCode{}, false
+}
+
+// apiCallsOf is apiCalls' entry for lang.
+func apiCallsOf(lang string) []apiCall {
+	for _, l := range apiCalls {
+		if l.lang == lang {
+			return l.calls
+		}
+	}
+	return nil
 }
 
 // reWriteMethod: a path object's write methods (pathlib, Ruby Pathname).
@@ -185,13 +210,13 @@ func (a codeJudge) interpAPIs(c *Cmd, fam string, text *codeText, sc *shell.Scop
 // fires rules, so an effects-only walk skips it.
 func (a codeJudge) interpAPIVerdicts(c *Cmd, lang string, text *codeText, sc *shell.Scope) {
 	src := text.src
-	if pair, ok := remoteEval[lang]; ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
+	if pair, ok := remoteEvalOf(lang); ok && pair[0].get().MatchString(text) && pair[1].get().MatchString(text) {
 		a.fire(ruleRceRemoteCode, c, c.Name+" evaluates code it downloads")
 	}
 	if reRemoteImport.get().MatchString(text) {
 		a.fire(ruleRceRemoteCode, c, c.Name+" loads code from a URL")
 	}
-	for _, call := range apiCalls[lang] {
+	for _, call := range apiCallsOf(lang) {
 		for _, m := range a.apiMatches(c, call.re.get(), text, false) {
 			args := callArgs(src, m[1]-1)
 			a.apiPath(c, lang, call, args, sc)

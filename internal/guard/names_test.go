@@ -40,7 +40,7 @@ func TestPolicySelectsGroups(t *testing.T) {
 	var r *Rule
 	for _, id := range RuleIDs() {
 		x := ruleNamed(id)
-		if x.Group != "" && !askWhenOff[x.Group] && len(x.Names) > 0 && !endsWithStar(x.Names[0]) {
+		if x.Group != "" && !slices.Contains(askWhenOff, x.Group) && len(x.Names) > 0 && !endsWithStar(x.Names[0]) {
 			if len(slices.Collect(rulesNamed(x.Names[0]))) == 1 {
 				r = x
 				break

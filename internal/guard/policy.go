@@ -222,8 +222,8 @@ type Policy struct {
 	prodNames []string
 }
 
-// The default policy is built on first use: package variables are
-// initialised before the init functions that register the rules.
+// The default policy is built on first use, not in package init, which
+// every process runs.
 var (
 	defaultOnce   sync.Once
 	defaultPolicy *Policy
@@ -326,12 +326,12 @@ func compileCustom(c CustomRule) (customRule, error) {
 // rules still run, at most at ask: the user sees every destructive call,
 // and enabling the group makes its denies stick. Other groups are off
 // until enabled.
-var askWhenOff = map[string]bool{"cloud": true, "kubernetes": true, "databases": true, "storage": true, "containers": true}
+var askWhenOff = []string{"cloud", "kubernetes", "databases", "storage", "containers"}
 
 // selected reports whether r can fire under p: it is not disabled, and
 // its group is on or one of askWhenOff.
 func (p *Policy) selected(r *Rule) bool {
-	return !p.off[r.ID.name] && (r.Group == "" || p.groups[r.Group] || askWhenOff[r.Group])
+	return !p.off[r.ID.name] && (r.Group == "" || p.groups[r.Group] || slices.Contains(askWhenOff, r.Group))
 }
 
 // rulesFor returns the selected rules filed under a command name.

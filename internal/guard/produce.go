@@ -149,20 +149,18 @@ var networkSinks = &lazy[map[string]bool]{src: func() map[string]bool {
 	}
 }}
 
-func init() {
-	initRules = append(initRules, func() {
-		for _, n := range []string{"curl", "wget"} {
-			setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
-				"-T", "--upload-file", "-o", "--output", "--output-document", "-H", "--header", "-X",
-				"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
-				"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
-				"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
-		}
-		// curl -O is --remote-name (no value); wget -O names the file.
-		setValueOpts("wget", "-O", "--directory-prefix")
-		setValueOpts("curl", "--output-dir")
-		setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
-	})
+func registerProduce() {
+	for _, n := range []string{"curl", "wget"} {
+		setValueOpts(n, "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
+			"-T", "--upload-file", "-o", "--output", "--output-document", "-H", "--header", "-X",
+			"--request", "-u", "--user", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+			"-c", "--cookie-jar", "--post-file", "--body-file", "--post-data", "--body-data", "-x", "--proxy",
+			"-w", "--write-out", "--connect-timeout", "-m", "--max-time", "--retry", "-K", "--config", "-P")
+	}
+	// curl -O is --remote-name (no value); wget -O names the file.
+	setValueOpts("wget", "-O", "--directory-prefix")
+	setValueOpts("curl", "--output-dir")
+	setValueOpts("aria2c", "-o", "--out", "-d", "--dir")
 }
 
 // urlHost returns the host of an http(s)/ftp URL, or "".

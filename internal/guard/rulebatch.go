@@ -12,7 +12,7 @@ import (
 )
 
 // Rules are loaded one batch at a time, on first use: batch i is what the
-// registration initRules[i] adds (one init function of a rules_*.go
+// registration registrations()[i] adds (one function of a rules_*.go
 // file). Building every rule with its option tables costs about 1,100
 // allocations and 200 KB of fresh heap, which a hook checking `go test`
 // would pay for rules about git, cloud CLIs and databases; it now loads
@@ -59,12 +59,12 @@ func batch(i int) *ruleBatch {
 	return b
 }
 
-// runRegistration runs initRules[i] and files what it registers; the
+// runRegistration runs registration i and files what it registers; the
 // caller holds batchMu.
 func runRegistration(i int) *ruleBatch {
 	b := &ruleBatch{byName: map[string][]*Rule{}, valueOpts: map[string]map[string]bool{}}
 	loading = b
-	initRules[i]()
+	registrations()[i]()
 	loading = nil
 	for _, r := range b.rules {
 		for _, n := range r.Names {

@@ -4,9 +4,6 @@ package guard
 
 import "strings"
 
-// ruleBatchCount is the number of rule registrations (initRules).
-const ruleBatchCount = 30
-
 // prefixBatchesOf returns the batches with a rule whose name ending in *
 // is a prefix of name.
 func prefixBatchesOf(name string) uint64 {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,10 +40,50 @@ type Rule struct {
 	When func(c *Cmd) bool
 }
 
-// The rules_*.go files register their rules as batches: each of their
-// init functions appends one registration to initRules, which runs only
-// when a command needs it (rulebatch.go).
-var initRules []func()
+// The rules_*.go files register their rules as batches, each run only
+// when a command needs it (rulebatch.go); batch numbers are positions in
+// registrations (ruleindex_gen.go): keep the order. A function returning
+// an array, which allocates nothing, rather than init functions appending
+// closures to a table, which allocated in every process's package init;
+// not a package-level table, which the registrations would refer back to
+// through the batches (an initialization cycle).
+func registrations() [ruleBatchCount]func() {
+	return [...]func(){
+		registerInterpAPI,
+		registerProduce,
+		registerCloud,
+		registerContainers,
+		registerCore1,
+		registerCore2,
+		registerCore3,
+		registerCore4,
+		registerDatabases,
+		registerDisruption,
+		registerEffects,
+		registerGit,
+		registerHostaccess,
+		registerKubernetes,
+		registerMCP,
+		registerMessaging,
+		registerMonitoring,
+		registerNetwork,
+		registerPackages,
+		registerPersistence,
+		registerPlatform,
+		registerProtectedBranches,
+		registerPublish,
+		registerRemote,
+		registerSaaS,
+		registerSecrets1,
+		registerSecrets2,
+		registerStorage,
+		registerTampering,
+		registerSelfguard,
+	}
+}
+
+// ruleBatchCount is the number of rule registrations.
+const ruleBatchCount = 30
 
 // register adds rules to the batch being loaded.
 func register(rs ...*Rule) { loading.rules = append(loading.rules, rs...) }
@@ -63,7 +104,7 @@ func setValueOpts(name string, opts ...string) {
 
 // abbrevLong marks commands whose long options may be abbreviated to any
 // unambiguous prefix (git's parse-options does this).
-var abbrevLong = map[string]bool{"git": true}
+var abbrevLong = []string{"git"}
 
 // Cmd is what a rule sees: one simple command after unwrapping (the
 // shell model's record), with what the rules work out of it.
@@ -158,7 +199,7 @@ func (c *Cmd) Has(flags ...string) bool {
 		if _, ok := c.flags[f]; ok {
 			return true
 		}
-		if abbrevLong[c.Name] && strings.HasPrefix(f, "--") {
+		if slices.Contains(abbrevLong, c.Name) && strings.HasPrefix(f, "--") {
 			for k := range c.flags {
 				if len(k) >= 4 && strings.HasPrefix(f, k) {
 					return true
@@ -246,15 +287,37 @@ func (r *Rule) match(c *Cmd) bool {
 
 // oneOf reports whether s is one of alts, alternatives separated by "|"
 // ("-c|--command"): a chain of equalities over one value, in one line.
+//
+// It searches alts for s and checks the match is a whole alternative,
+// rather than cutting alts at every "|": the program-name tables run it
+// for every registration a command name is looked up in, and most names
+// are in none, so one substring search usually answers.
 func oneOf(s, alts string) bool {
-	for alts != "" {
-		var a string
-		a, alts, _ = strings.Cut(alts, "|")
-		if s == a {
+	switch {
+	case s == "":
+		return emptyAlt(alts)
+	case strings.IndexByte(s, '|') >= 0: // no alternative holds a "|"
+		return false
+	}
+	for off := 0; off < len(alts); {
+		i := strings.Index(alts[off:], s)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(s)
+		if (i == 0 || alts[i-1] == '|') && (end == len(alts) || alts[end] == '|') {
 			return true
 		}
+		off = i + 1
 	}
 	return false
+}
+
+// emptyAlt reports whether alts has an empty alternative: a leading "|"
+// or "||" ("" is no alternative, "a|" ends after its last one).
+func emptyAlt(alts string) bool {
+	return strings.HasPrefix(alts, "|") || strings.Contains(alts, "||")
 }
 
 func isNumber(s string) bool {

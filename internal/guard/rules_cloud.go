@@ -8,30 +8,28 @@ import "strings"
 // recoverable operations (stopping, cache invalidation, untagging) ask.
 // Storage, secrets and messaging services of these clouds also have rules
 // in their own groups so that enabling only that group covers them.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
-				When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
-			&Rule{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
-				When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
-			&Rule{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
-				When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
-				Reason: "this deletes Google Cloud resources; ask the user"},
-			&Rule{ID: ruleCloudAzDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
-				When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
-				Reason: "this deletes Azure resources; ask the user"},
-			&Rule{ID: ruleCloudAzDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
-				When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
-				Reason: "this stops or changes a live Azure resource; ask the user"},
-			&Rule{ID: ruleCloudApigeeDelete, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
-				When: verbIn(3, "delete|undeploy"), Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
-		)
-		setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query",
-			"--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--change-batch")
-		setValueOpts("gcloud", "--project", "--zone", "--region", "--format", "--account", "--location", "--configuration")
-		setValueOpts("az", "-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output")
-	})
+func registerCloud() {
+	register(
+		&Rule{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
+			When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
+		&Rule{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
+			When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
+		&Rule{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
+			Reason: "this deletes Google Cloud resources; ask the user"},
+		&Rule{ID: ruleCloudAzDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
+			Reason: "this deletes Azure resources; ask the user"},
+		&Rule{ID: ruleCloudAzDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
+			When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
+			Reason: "this stops or changes a live Azure resource; ask the user"},
+		&Rule{ID: ruleCloudApigeeDelete, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
+			When: verbIn(3, "delete|undeploy"), Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
+	)
+	setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query",
+		"--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--change-batch")
+	setValueOpts("gcloud", "--project", "--zone", "--region", "--format", "--account", "--location", "--configuration")
+	setValueOpts("az", "-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output")
 }
 
 // awsDeleteOp: the aws CLI names every operation verb-first

@@ -1,22 +1,20 @@
 package guard
 
 // Opt-in group "containers": destructive Docker/Podman operations.
-func init() {
-	initRules = append(initRules, func() {
-		dk := []string{"docker", "podman", "nerdctl"}
-		register(
-			&Rule{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
-			&Rule{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-				When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
-			&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
-				Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
-				Reason: "compose down -v deletes named volumes; ask the user"},
-			&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
-				Names: dk, Sub: []string{"compose", "down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
-				Reason: "compose down -v deletes named volumes; ask the user"},
-		)
-	})
+func registerContainers() {
+	dk := []string{"docker", "podman", "nerdctl"}
+	register(
+		&Rule{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
+			When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
+		&Rule{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
+			When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
+		&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
+			Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
+			Reason: "compose down -v deletes named volumes; ask the user"},
+		&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
+			Names: dk, Sub: []string{"compose", "down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
+			Reason: "compose down -v deletes named volumes; ask the user"},
+	)
 }
 
 // whenContainersPrune is the condition of rule containers.prune.

@@ -4,13 +4,11 @@ package guard
 // paths and commands a call names are judged as the file and shell tools'
 // are; a call that runs commands or writes files it does not name is an
 // unknown write, which this rule decides.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: ruleMcpUnknownWrite, Category: "mcp", Verdict: Ask,
-				Reason: "atreides cannot check what this MCP tool changes; ask the user"},
-		)
-	})
+func registerMCP() {
+	register(
+		&Rule{ID: ruleMcpUnknownWrite, Category: "mcp", Verdict: Ask,
+			Reason: "atreides cannot check what this MCP tool changes; ask the user"},
+	)
 }
 
 // UnknownWrite judges an MCP tool call whose effects cannot be listed;

@@ -5,21 +5,19 @@ package guard
 // policy already asks for registry publishing (publish.package) and has
 // the package_uninstall switch for system-wide removals; this group asks
 // for every removal, including a project's own dependencies.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
-				Names: []string{"pip", "pip3", "pipx", "gem", "conda", "mamba", "micromamba"},
-				Sub:   []string{"uninstall|remove"}, Reason: "this uninstalls packages; ask the user"},
-			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"uv"},
-				When: whenPackagesUninstall, Reason: "this removes packages or project dependencies; ask the user"},
-			&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
-				Names: []string{"poetry", "pdm", "cargo", "composer", "npm", "pnpm", "yarn", "bun"},
-				Sub:   []string{"remove|rm|uninstall|un|r"}, Reason: "this removes project dependencies; ask the user"},
-			&Rule{ID: rulePackagesPublish, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew"},
-				When: whenPackagesPublish, Reason: "publishing an artifact is visible to everyone and hard to undo; ask the user"},
-		)
-	})
+func registerPackages() {
+	register(
+		&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
+			Names: []string{"pip", "pip3", "pipx", "gem", "conda", "mamba", "micromamba"},
+			Sub:   []string{"uninstall|remove"}, Reason: "this uninstalls packages; ask the user"},
+		&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"uv"},
+			When: whenPackagesUninstall, Reason: "this removes packages or project dependencies; ask the user"},
+		&Rule{ID: rulePackagesUninstall, Category: "packages", Group: "packages", Verdict: Ask,
+			Names: []string{"poetry", "pdm", "cargo", "composer", "npm", "pnpm", "yarn", "bun"},
+			Sub:   []string{"remove|rm|uninstall|un|r"}, Reason: "this removes project dependencies; ask the user"},
+		&Rule{ID: rulePackagesPublish, Category: "packages", Group: "packages", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew"},
+			When: whenPackagesPublish, Reason: "publishing an artifact is visible to everyone and hard to undo; ask the user"},
+	)
 }
 
 // whenPackagesUninstall is the condition of rule packages.uninstall.

@@ -7,14 +7,12 @@ import "strings"
 // pull request. Asks: the push is visible to everyone at once, but can be
 // reverted. Plain `git push` with no refspec is not judged: the current
 // branch is not known statically.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
-				Sub: []string{"push"}, NoFlag: []string{"--dry-run"},
-				When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
-		)
-	})
+func registerProtectedBranches() {
+	register(
+		&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
+			Sub: []string{"push"}, NoFlag: []string{"--dry-run"},
+			When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
+	)
 }
 
 // whenGitPushProtected is the condition of rule git.push-protected.

@@ -8,27 +8,25 @@ import "strings"
 // denied. Commands sent through ssh are already judged by the default rules
 // as if they ran locally; this group adds nothing there. Forgetting host
 // keys or agent identities asks.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: ruleRemoteRsyncDelete, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"rsync"},
-				AnyFlag: []string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after",
-					"--delete-excluded", "--delete-missing-args", "--remove-source-files", "--remove-sent-files"},
-				NoFlag: []string{"-n", "--dry-run", "--list-only"},
-				Reason: "rsync --delete removes destination files missing from the source; run it with --dry-run and ask the user"},
-			&Rule{ID: ruleRemoteScpSystem, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"scp"},
-				When: whenRemoteScpSystem, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
-			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-keygen"},
-				AnyFlag: []string{"-R"}, Reason: "this removes a host's key from known_hosts; ask the user"},
-			&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-add"},
-				AnyFlag: []string{"-d", "-D"}, Reason: "this removes identities from the SSH agent; ask the user"},
-		)
-		setValueOpts("scp", "-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J")
-		setValueOpts("rsync", "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from",
-			"--files-from", "--port", "--password-file", "--log-file", "-T", "--temp-dir", "--backup-dir", "--suffix",
-			"--compare-dest", "--copy-dest", "--link-dest", "--timeout", "--bwlimit", "--chmod", "--chown", "--info", "--debug")
-		setValueOpts("ssh-keygen", "-f", "-R", "-t", "-b", "-C", "-N", "-P")
-	})
+func registerRemote() {
+	register(
+		&Rule{ID: ruleRemoteRsyncDelete, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"rsync"},
+			AnyFlag: []string{"--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after",
+				"--delete-excluded", "--delete-missing-args", "--remove-source-files", "--remove-sent-files"},
+			NoFlag: []string{"-n", "--dry-run", "--list-only"},
+			Reason: "rsync --delete removes destination files missing from the source; run it with --dry-run and ask the user"},
+		&Rule{ID: ruleRemoteScpSystem, Category: "remote", Group: "remote", Verdict: Deny, Names: []string{"scp"},
+			When: whenRemoteScpSystem, Reason: "this overwrites files in a system directory of the remote machine; ask the user"},
+		&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-keygen"},
+			AnyFlag: []string{"-R"}, Reason: "this removes a host's key from known_hosts; ask the user"},
+		&Rule{ID: ruleRemoteForgetKeys, Category: "remote", Group: "remote", Verdict: Ask, Names: []string{"ssh-add"},
+			AnyFlag: []string{"-d", "-D"}, Reason: "this removes identities from the SSH agent; ask the user"},
+	)
+	setValueOpts("scp", "-P", "-i", "-o", "-F", "-c", "-l", "-S", "-J")
+	setValueOpts("rsync", "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from",
+		"--files-from", "--port", "--password-file", "--log-file", "-T", "--temp-dir", "--backup-dir", "--suffix",
+		"--compare-dest", "--copy-dest", "--link-dest", "--timeout", "--bwlimit", "--chmod", "--chown", "--info", "--debug")
+	setValueOpts("ssh-keygen", "-f", "-R", "-t", "-b", "-C", "-N", "-P")
 }
 
 // remoteSystemPath: an absolute remote path at / or in a directory the

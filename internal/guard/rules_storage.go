@@ -5,53 +5,51 @@ package guard
 // backup repositories (restic, borg, Velero). Deleting objects, buckets,
 // snapshots or archives is denied: there is usually no undo. Operations
 // that only tidy or move data ask.
-func init() {
-	initRules = append(initRules, func() {
-		register(
-			&Rule{ID: ruleStorageS3Delete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"aws"},
-				When: whenStorageS3Delete, Reason: "this deletes S3 objects or buckets; there is no undo without versioning, ask the user"},
-			&Rule{ID: ruleStorageGcsDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"gsutil"},
-				When: whenStorageGcsDelete, Reason: "this deletes Cloud Storage objects or buckets; ask the user"},
-			&Rule{ID: ruleStorageGcsDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"gcloud"},
-				When: whenStorageGcsDelete2, Reason: "this deletes Cloud Storage objects or buckets; ask the user"},
-			&Rule{ID: ruleStorageAzureDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"az"},
-				When: whenStorageAzureDelete, Reason: "this deletes Azure storage accounts, containers or blobs; ask the user"},
-			&Rule{ID: ruleStorageAzcopyDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"azcopy"},
-				When: whenStorageAzcopyDelete, Reason: "this deletes blobs at the destination; ask the user"},
-			&Rule{ID: ruleStorageMinioDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"mc"},
-				When: whenStorageMinioDelete, Reason: "this deletes MinIO objects, buckets or users; ask the user"},
-			&Rule{ID: ruleStorageMinioPolicy, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"mc"},
-				Sub: []string{"admin", "policy", "remove|rm|unset|detach"}, Reason: "removing a MinIO policy cuts access; ask the user"},
-			&Rule{ID: ruleStorageS3cmdDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"s3cmd"},
-				When: whenStorageS3cmdDelete, Reason: "this deletes S3 objects or buckets; ask the user"},
-			&Rule{ID: ruleStorageRcloneDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"rclone"},
-				Sub: []string{"delete|deletefile|purge|rmdir|rmdirs|dedupe|sync|bisync"}, NoFlag: []string{"-n", "--dry-run", "-i", "--interactive"},
-				Reason: "this deletes files on the remote (sync deletes whatever the source lacks); run it with --dry-run and ask the user"},
-			&Rule{ID: ruleStorageRcloneMove, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"rclone"},
-				Sub: []string{"move|moveto|cleanup"}, NoFlag: []string{"-n", "--dry-run", "-i", "--interactive"},
-				Reason: "this removes the source files after copying (or empties the trash); ask the user"},
-			&Rule{ID: ruleBackupResticDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"restic"},
-				When: whenBackupResticDelete, Reason: "this deletes backup snapshots, keys or live locks; ask the user"},
-			&Rule{ID: ruleBackupResticCache, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"restic"},
-				Sub: []string{"cache"}, AnyFlag: []string{"--cleanup"}, Reason: "this deletes local backup caches; ask the user"},
-			&Rule{ID: ruleBackupBorgDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"borg", "borgbackup"},
-				Sub: []string{"delete|prune|recreate|repo-delete|rdelete"}, NoFlag: []string{"-n", "--dry-run"},
-				Reason: "this deletes or rewrites backup archives; ask the user"},
-			&Rule{ID: ruleBackupBorgMaintenance, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"borg", "borgbackup"},
-				Sub: []string{"compact|break-lock"}, Reason: "this frees deleted archive space for good or breaks a repository lock; ask the user"},
-			&Rule{ID: ruleBackupVeleroDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"velero"},
-				When: whenBackupVeleroDelete, Reason: "this deletes cluster backups, schedules or their storage locations; ask the user"},
-			&Rule{ID: ruleBackupVeleroRestoreDelete, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"velero"},
-				Sub: []string{"restore", "delete"}, Reason: "this deletes a restore record; ask the user"},
-		)
-		setValueOpts("restic", "-r", "--repo", "-o", "--option", "-p", "--password-file", "--cache-dir", "--tag", "--host", "--path", "--keep-last",
-			"--keep-daily", "--keep-weekly", "--keep-monthly", "--keep-yearly", "--keep-hourly", "--keep-tag", "--max-unused")
-		setValueOpts("borg", "--keep-last", "--keep-daily", "--keep-weekly", "--keep-monthly", "--keep-yearly", "--keep-hourly", "-a", "--glob-archives", "--exclude", "-e")
-		setValueOpts("velero", "-n", "--namespace", "--selector", "-l", "--name", "-o", "--output")
-		setValueOpts("azcopy", "--delete-destination", "--include-pattern", "--exclude-pattern", "--log-level")
-		setValueOpts("mc", "--config-dir", "-C")
-		setValueOpts("gsutil", "-o", "-h", "-u")
-	})
+func registerStorage() {
+	register(
+		&Rule{ID: ruleStorageS3Delete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"aws"},
+			When: whenStorageS3Delete, Reason: "this deletes S3 objects or buckets; there is no undo without versioning, ask the user"},
+		&Rule{ID: ruleStorageGcsDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"gsutil"},
+			When: whenStorageGcsDelete, Reason: "this deletes Cloud Storage objects or buckets; ask the user"},
+		&Rule{ID: ruleStorageGcsDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"gcloud"},
+			When: whenStorageGcsDelete2, Reason: "this deletes Cloud Storage objects or buckets; ask the user"},
+		&Rule{ID: ruleStorageAzureDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"az"},
+			When: whenStorageAzureDelete, Reason: "this deletes Azure storage accounts, containers or blobs; ask the user"},
+		&Rule{ID: ruleStorageAzcopyDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"azcopy"},
+			When: whenStorageAzcopyDelete, Reason: "this deletes blobs at the destination; ask the user"},
+		&Rule{ID: ruleStorageMinioDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"mc"},
+			When: whenStorageMinioDelete, Reason: "this deletes MinIO objects, buckets or users; ask the user"},
+		&Rule{ID: ruleStorageMinioPolicy, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"mc"},
+			Sub: []string{"admin", "policy", "remove|rm|unset|detach"}, Reason: "removing a MinIO policy cuts access; ask the user"},
+		&Rule{ID: ruleStorageS3cmdDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"s3cmd"},
+			When: whenStorageS3cmdDelete, Reason: "this deletes S3 objects or buckets; ask the user"},
+		&Rule{ID: ruleStorageRcloneDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"rclone"},
+			Sub: []string{"delete|deletefile|purge|rmdir|rmdirs|dedupe|sync|bisync"}, NoFlag: []string{"-n", "--dry-run", "-i", "--interactive"},
+			Reason: "this deletes files on the remote (sync deletes whatever the source lacks); run it with --dry-run and ask the user"},
+		&Rule{ID: ruleStorageRcloneMove, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"rclone"},
+			Sub: []string{"move|moveto|cleanup"}, NoFlag: []string{"-n", "--dry-run", "-i", "--interactive"},
+			Reason: "this removes the source files after copying (or empties the trash); ask the user"},
+		&Rule{ID: ruleBackupResticDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"restic"},
+			When: whenBackupResticDelete, Reason: "this deletes backup snapshots, keys or live locks; ask the user"},
+		&Rule{ID: ruleBackupResticCache, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"restic"},
+			Sub: []string{"cache"}, AnyFlag: []string{"--cleanup"}, Reason: "this deletes local backup caches; ask the user"},
+		&Rule{ID: ruleBackupBorgDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"borg", "borgbackup"},
+			Sub: []string{"delete|prune|recreate|repo-delete|rdelete"}, NoFlag: []string{"-n", "--dry-run"},
+			Reason: "this deletes or rewrites backup archives; ask the user"},
+		&Rule{ID: ruleBackupBorgMaintenance, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"borg", "borgbackup"},
+			Sub: []string{"compact|break-lock"}, Reason: "this frees deleted archive space for good or breaks a repository lock; ask the user"},
+		&Rule{ID: ruleBackupVeleroDelete, Category: "storage", Group: "storage", Verdict: Deny, Names: []string{"velero"},
+			When: whenBackupVeleroDelete, Reason: "this deletes cluster backups, schedules or their storage locations; ask the user"},
+		&Rule{ID: ruleBackupVeleroRestoreDelete, Category: "storage", Group: "storage", Verdict: Ask, Names: []string{"velero"},
+			Sub: []string{"restore", "delete"}, Reason: "this deletes a restore record; ask the user"},
+	)
+	setValueOpts("restic", "-r", "--repo", "-o", "--option", "-p", "--password-file", "--cache-dir", "--tag", "--host", "--path", "--keep-last",
+		"--keep-daily", "--keep-weekly", "--keep-monthly", "--keep-yearly", "--keep-hourly", "--keep-tag", "--max-unused")
+	setValueOpts("borg", "--keep-last", "--keep-daily", "--keep-weekly", "--keep-monthly", "--keep-yearly", "--keep-hourly", "-a", "--glob-archives", "--exclude", "-e")
+	setValueOpts("velero", "-n", "--namespace", "--selector", "-l", "--name", "-o", "--output")
+	setValueOpts("azcopy", "--delete-destination", "--include-pattern", "--exclude-pattern", "--log-level")
+	setValueOpts("mc", "--config-dir", "-C")
+	setValueOpts("gsutil", "-o", "-h", "-u")
 }
 
 // whenStorageS3Delete is the condition of rule storage.s3-delete.

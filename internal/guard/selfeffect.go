@@ -23,7 +23,7 @@ import (
 // default), so .Atreides/CONFIG.yaml is .atreides/config.yaml. Judged
 // conservatively: on those systems a path equal to a protected one but
 // for case is that path.
-var foldCase = oneOf(runtime.GOOS, "darwin|windows")
+var foldCase = runtime.GOOS == "darwin" || runtime.GOOS == "windows" // a constant: static data
 
 // companions are the atreides programs installed beside atreides, and
 // the atreides verb each one is (atreides-team is atreides itself).

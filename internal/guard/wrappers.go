@@ -15,11 +15,11 @@ import (
 // take part in (privilege, terminals, working directories, carried text).
 
 func addWrapperHandlers(handlers map[string]handler) {
-	for name, h := range map[string]handler{
-		"runuser": hRunuser, "tmux": hTmux, "screen": hScreen,
-		"at": hAt, "batch": hAt, "bwrap": hBwrap,
+	for _, n := range [...]namedHandler{
+		{"runuser", hRunuser}, {"tmux", hTmux}, {"screen", hScreen},
+		{"at", hAt}, {"batch", hAt}, {"bwrap", hBwrap},
 	} {
-		handlers[name] = h
+		handlers[n.name] = n.h
 	}
 }
 
@@ -135,19 +135,33 @@ func hAt(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth 
 
 // tmuxCommands: for each tmux command that starts a shell command, its
 // options that take a value and which operand is the shell command.
-var tmuxCommands = map[string]struct {
+var tmuxCommands = []tmuxCommand{
+	{"new-session", "cefFnstxy", 0}, {"new", "cefFnstxy", 0},
+	{"new-window", "ceFnt", 0}, {"neww", "ceFnt", 0},
+	{"split-window", "ceFlpt", 0}, {"splitw", "ceFlpt", 0},
+	{"respawn-pane", "cet", 0}, {"respawnp", "cet", 0},
+	{"respawn-window", "cet", 0}, {"respawnw", "cet", 0},
+	{"run-shell", "dt", 0}, {"run", "dt", 0},
+	{"if-shell", "t", 0}, {"if", "t", 0},
+	{"display-popup", "bcdehsStTwxy", 0}, {"popup", "bcdehsStTwxy", 0},
+	{"pipe-pane", "t", 0}, {"pipep", "t", 0},
+}
+
+type tmuxCommand struct {
+	name   string
 	valued string
 	arg    int // index of the shell command among the operands
-}{
-	"new-session": {"cefFnstxy", 0}, "new": {"cefFnstxy", 0},
-	"new-window": {"ceFnt", 0}, "neww": {"ceFnt", 0},
-	"split-window": {"ceFlpt", 0}, "splitw": {"ceFlpt", 0},
-	"respawn-pane": {"cet", 0}, "respawnp": {"cet", 0},
-	"respawn-window": {"cet", 0}, "respawnw": {"cet", 0},
-	"run-shell": {"dt", 0}, "run": {"dt", 0},
-	"if-shell": {"t", 0}, "if": {"t", 0},
-	"display-popup": {"bcdehsStTwxy", 0}, "popup": {"bcdehsStTwxy", 0},
-	"pipe-pane": {"t", 0}, "pipep": {"t", 0},
+}
+
+// tmuxCommandOf is sub's entry in tmuxCommands (a slice: a map would be
+// built in package init).
+func tmuxCommandOf(sub string) (tmuxCommand, bool) {
+	for _, t := range tmuxCommands {
+		if t.name == sub {
+			return t, true
+		}
+	}
+	return tmuxCommand{}, false
 }
 
 // hTmux judges the shell commands tmux starts (new-session, new-window,
@@ -193,7 +207,7 @@ func (a codeJudge) tmuxCommand(c *Cmd, argv []shell.Word, env map[string]shell.W
 		a.tmuxKeys(c, argv[1:], sc, depth)
 		return
 	}
-	spec, ok := tmuxCommands[sub]
+	spec, ok := tmuxCommandOf(sub)
 	if !ok {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -194,18 +195,34 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 
 // Self is the running atreides binary with symlinks resolved, "" when
 // unknown: the guard refuses writes to it (and to atreides-mcp beside it).
-func Self() string { return self() }
+func Self() string {
+	selfOnce.Do(func() { selfPath = findSelf() })
+	return selfPath
+}
 
-var self = sync.OnceValue(func() string {
+// A sync.Once and a variable, not a package-level sync.OnceValue, whose
+// call would be package-init work in every process.
+var (
+	selfOnce sync.Once
+	selfPath string
+)
+
+func findSelf() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
+	}
+	// On Linux the path is the target of /proc/self/exe, which the kernel
+	// writes with every symlink resolved: resolving it again cost an lstat
+	// per directory of the path in every hook.
+	if runtime.GOOS == "linux" {
+		return filepath.Clean(exe)
 	}
 	if r, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = r
 	}
 	return filepath.Clean(exe)
-})
+}
 
 // ConfigDir is the user's atreides configuration directory, where
 // internal/config looks for config.yaml; "" when unknown.

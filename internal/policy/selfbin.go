@@ -61,7 +61,18 @@ type binary struct {
 // installed lists the running binary and the other atreides programs
 // beside it, once per process: a stat of each name, never a listing of
 // the directory (atreides may live in /usr/bin).
-var installed = sync.OnceValue(func() []binary {
+func installed() []binary {
+	installedOnce.Do(func() { installedBins = findInstalled() })
+	return installedBins
+}
+
+// See selfOnce.
+var (
+	installedOnce sync.Once
+	installedBins []binary
+)
+
+func findInstalled() []binary {
 	self := Self()
 	if self == "" {
 		return nil
@@ -81,7 +92,7 @@ var installed = sync.OnceValue(func() []binary {
 		out = append(out, binary{size: fi.Size(), sum: sync.OnceValue(func() []byte { return fileSum(p) })})
 	}
 	return out
-})
+}
 
 // fileSum is the SHA-256 of the file at p, nil when it cannot be read.
 func fileSum(p string) []byte {

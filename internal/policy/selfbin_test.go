@@ -2,10 +2,43 @@ package policy
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 )
+
+// TestSelfThroughSymlink: a binary started through a symlink knows
+// itself by its real path, without resolving the symlink itself on Linux
+// (the kernel has). The test binary runs itself through a link and
+// prints what Self says.
+func TestSelfThroughSymlink(t *testing.T) {
+	if os.Getenv("POLICY_TEST_PRINT_SELF") == "1" {
+		os.Stdout.WriteString(Self())
+		os.Exit(0)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "via-link")
+	if err := os.Symlink(want, link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(link, "-test.run=^TestSelfThroughSymlink$")
+	cmd.Env = append(os.Environ(), "POLICY_TEST_PRINT_SELF=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(out); got != filepath.Clean(want) {
+		t.Errorf("Self through %s = %q, want %q", link, got, want)
+	}
+}
 
 // TestSameBinary: a copy of the running binary under another name is an
 // installed atreides program; a file of the same size with other content,

@@ -18,9 +18,10 @@ func (g *bigrams) add(s string) {
 	}
 }
 
-// mayContainAny reports whether any trigger (given by its pairs) may be
-// in the text.
-func (g *bigrams) mayContainAny(triggers [][]uint16) bool {
+// mayContainAny reports whether any trigger may be in the text. The
+// triggers' pairs are hashed here, as they are tested, rather than kept
+// in a table: the rules are static data, built by nothing.
+func (g *bigrams) mayContainAny(triggers []string) bool {
 	for _, t := range triggers {
 		if g.hasAll(t) {
 			return true
@@ -29,24 +30,15 @@ func (g *bigrams) mayContainAny(triggers [][]uint16) bool {
 	return false
 }
 
-func (g *bigrams) hasAll(grams []uint16) bool {
-	for _, h := range grams {
+// hasAll reports whether every pair of t is in the set.
+func (g *bigrams) hasAll(t string) bool {
+	for j := 1; j < len(t); j++ {
+		h := gram(t[j-1], t[j])
 		if g[h>>6]&(1<<(h&63)) == 0 {
 			return false
 		}
 	}
 	return true
-}
-
-// triggerGrams lists each trigger's pairs.
-func triggerGrams(triggers []string) [][]uint16 {
-	out := make([][]uint16, len(triggers))
-	for i, t := range triggers {
-		for j := 1; j < len(t); j++ {
-			out[i] = append(out[i], gram(t[j-1], t[j]))
-		}
-	}
-	return out
 }
 
 func foldByte(c byte) byte {

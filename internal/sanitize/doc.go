@@ -19,7 +19,7 @@
 //   - it bloats the log: output is capped with a visible `…(+N bytes)` marker.
 //
 // Output is always valid UTF-8. Each regular expression is compiled the
-// first time its trigger appears in a text (sync.OnceValue per rule), not
+// first time its trigger appears in a text (a sync.Once per rule), not
 // in init: every hook process starts this package, and a hook that logs
 // nothing secret-looking must not pay for compiling them. Text without
 // any trigger costs two passes (bigrams.go, tokens.go) and no allocation.

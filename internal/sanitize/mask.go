@@ -29,25 +29,41 @@ const Mask = "****"
 // do not (`ldapsearch -w` takes a password, `-W` prompts for one).
 type maskRule struct {
 	triggers []string
-	grams    [][]uint16 // each trigger's bigrams, for the quick filter
 	programs []string
-	scope    func() *regexp.Regexp
-	re       func() *regexp.Regexp
+	// scope is set for a rule with its own scope; a program rule's is
+	// built from its programs (programScope).
+	scope lazyRe
+	re    lazyRe
 }
 
-func lazy(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+// lazyRe is a regexp compiled on first use. The rules are static data
+// (a slice of composite literals), which costs nothing at start-up.
+type lazyRe struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
 }
 
-func rule(triggers []string, pattern string) maskRule {
-	return maskRule{triggers: triggers, grams: triggerGrams(triggers), re: lazy(pattern)}
+func (l *lazyRe) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re
 }
 
-// programRule masks an option's value inside the arguments of the named
-// programs.
-func programRule(programs []string, option string) maskRule {
-	scope := `(?i)(?:^|[^\w.-])(?:` + strings.Join(programs, "|") + `)(?:\s[^|;&\n]*|$)`
-	return maskRule{programs: programs, scope: lazy(scope), re: lazy(option)}
+// scopeRe is r's scope, nil when it masks anywhere in the text.
+func (r *maskRule) scopeRe() *regexp.Regexp {
+	if r.programs != nil && r.scope.src == "" {
+		r.scope.once.Do(func() { r.scope.re = regexp.MustCompile(programScope(r.programs)) })
+		return r.scope.re
+	}
+	if r.scope.src == "" {
+		return nil
+	}
+	return r.scope.get()
+}
+
+// programScope matches the arguments of the programs.
+func programScope(programs []string) string {
+	return `(?i)(?:^|[^\w.-])(?:` + strings.Join(programs, "|") + `)(?:\s[^|;&\n]*|$)`
 }
 
 // Pieces the rules share.
@@ -74,99 +90,109 @@ const (
 // assignWords gate the key=value rules: every secretKey contains one.
 var assignWords = []string{"pass", "pwd", "token", "secret", "key", "credential", "signature", "auth"}
 
-// maskRules are the rules, built on first use: a hook process that logs
-// nothing builds none of them.
-var maskRules = sync.OnceValue(func() []maskRule {
-	return []maskRule{
-		// PEM private key blocks, up to the END line or the end of text
-		// (a truncated key is still a key).
-		rule([]string{"private key-----"}, `(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<v>.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$))`),
-		// Credentials in URLs: scheme://user:password@host, and a bare token
-		// as the user (https://<token>@github.com).
-		rule([]string{"://"}, `[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s:@]*:(?P<v>[^/\s@]+)|(?P<v>[A-Za-z0-9_-]{20,}))@`),
-		// Webhook URLs: the path is the secret, the host stays readable.
-		rule([]string{"hooks.slack.com/", "/api/webhooks/", "webhook.office.com/", "hooks.zapier.com/", "telegram.org/bot"},
-			`(?i)(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/|\.webhook\.office\.com/webhookb2/|hooks\.zapier\.com/hooks/catch/|api\.telegram\.org/bot)(?P<v>[^\s"'?#<>]+)`),
-		// Other services' webhooks: a long random path part after /hooks/ or
-		// /webhook(s)/ (a short numeric id is a settings page).
-		rule([]string{"/webhook", "/hooks/"}, `://[^\s/]+/(?:[^\s?#"']*/)?(?:webhooks?|hooks)/(?P<v>[^\s?#"'<>]*[A-Za-z0-9_-]{20,}[^\s?#"'<>]*)`),
-		// Authorization and cookie headers: keep the scheme word.
-		rule([]string{"authorization"}, `(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+)?(?P<v>[^\s"',;]+)`),
-		rule([]string{"cookie"}, `(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*(?P<v>[^\s"'][^"'\n]*)`),
-		// Vendor token formats, prefix kept.
-		rule([]string{"akia", "asia"}, `(?i)\b(?:AKIA|ASIA)(?P<v>[A-Z0-9]{16})\b`),
-		rule([]string{"gh"}, `\bgh[pousr]_(?P<v>[A-Za-z0-9]{20,})`),
-		rule([]string{"github_pat_"}, `\bgithub_pat_(?P<v>[A-Za-z0-9_]{20,})`),
-		rule([]string{"glpat-"}, `\bglpat-(?P<v>[A-Za-z0-9_-]{20,})`),
-		rule([]string{"xox"}, `\bxox[abposr]-(?P<v>[A-Za-z0-9-]{10,})`),
-		rule([]string{"sk-"}, `\bsk-(?:ant-|proj-)?(?P<v>[A-Za-z0-9_-]{16,})`),
-		rule([]string{"k_live_", "k_test_"}, `\b[rs]k_(?:live|test)_(?P<v>[A-Za-z0-9]{16,})`),
-		rule([]string{"aiza"}, `\bAIza(?P<v>[0-9A-Za-z_-]{30,})`),
-		rule([]string{"eyj"}, `\beyJ(?P<v>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`),
-		rule([]string{"npm_"}, `\bnpm_(?P<v>[A-Za-z0-9]{30,})`),
-		rule([]string{"pypi-"}, `\bpypi-(?P<v>[A-Za-z0-9_-]{40,})`),
-		rule([]string{"hf_"}, `\bhf_(?P<v>[A-Za-z0-9]{30,})`),
-		rule([]string{"sg."}, `\bSG\.(?P<v>[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`),
-		rule([]string{"hvs.", "hvb.", "hvr."}, `\bhv[sbr]\.(?P<v>[A-Za-z0-9_-]{20,})`),
-		rule([]string{"dop_v1_", "shpat_", "shpss_"}, `\b(?:dop_v1_|shpat_|shpss_)(?P<v>[a-fA-F0-9]{32,})`),
+// maskRules are the rules: static data, each regexp compiled the first
+// time its trigger is seen (a hook process that logs nothing compiles
+// none). Loops over them index the slice: a rule holds its sync.Onces.
+var maskRules = []maskRule{
+	// PEM private key blocks, up to the END line or the end of text
+	// (a truncated key is still a key).
+	{triggers: []string{"private key-----"}, re: lazyRe{src: `(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<v>.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$))`}},
+	// Credentials in URLs: scheme://user:password@host, and a bare token
+	// as the user (https://<token>@github.com).
+	{triggers: []string{"://"}, re: lazyRe{src: `[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s:@]*:(?P<v>[^/\s@]+)|(?P<v>[A-Za-z0-9_-]{20,}))@`}},
+	// Webhook URLs: the path is the secret, the host stays readable.
+	{triggers: []string{"hooks.slack.com/", "/api/webhooks/", "webhook.office.com/", "hooks.zapier.com/", "telegram.org/bot"}, re: lazyRe{src: `(?i)(?:hooks\.slack\.com/(?:services|workflows|triggers)/|discord(?:app)?\.com/api/webhooks/|\.webhook\.office\.com/webhookb2/|hooks\.zapier\.com/hooks/catch/|api\.telegram\.org/bot)(?P<v>[^\s"'?#<>]+)`}},
+	// Other services' webhooks: a long random path part after /hooks/ or
+	// /webhook(s)/ (a short numeric id is a settings page).
+	{triggers: []string{"/webhook", "/hooks/"}, re: lazyRe{src: `://[^\s/]+/(?:[^\s?#"']*/)?(?:webhooks?|hooks)/(?P<v>[^\s?#"'<>]*[A-Za-z0-9_-]{20,}[^\s?#"'<>]*)`}},
+	// Authorization and cookie headers: keep the scheme word.
+	{triggers: []string{"authorization"}, re: lazyRe{src: `(?i)\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest|negotiate|apikey)\s+)?(?P<v>[^\s"',;]+)`}},
+	{triggers: []string{"cookie"}, re: lazyRe{src: `(?i)\b(?:set-)?cookie["']?[ \t]*:[ \t]*(?P<v>[^\s"'][^"'\n]*)`}},
+	// Vendor token formats, prefix kept.
+	{triggers: []string{"akia", "asia"}, re: lazyRe{src: `(?i)\b(?:AKIA|ASIA)(?P<v>[A-Z0-9]{16})\b`}},
+	{triggers: []string{"gh"}, re: lazyRe{src: `\bgh[pousr]_(?P<v>[A-Za-z0-9]{20,})`}},
+	{triggers: []string{"github_pat_"}, re: lazyRe{src: `\bgithub_pat_(?P<v>[A-Za-z0-9_]{20,})`}},
+	{triggers: []string{"glpat-"}, re: lazyRe{src: `\bglpat-(?P<v>[A-Za-z0-9_-]{20,})`}},
+	{triggers: []string{"xox"}, re: lazyRe{src: `\bxox[abposr]-(?P<v>[A-Za-z0-9-]{10,})`}},
+	{triggers: []string{"sk-"}, re: lazyRe{src: `\bsk-(?:ant-|proj-)?(?P<v>[A-Za-z0-9_-]{16,})`}},
+	{triggers: []string{"k_live_", "k_test_"}, re: lazyRe{src: `\b[rs]k_(?:live|test)_(?P<v>[A-Za-z0-9]{16,})`}},
+	{triggers: []string{"aiza"}, re: lazyRe{src: `\bAIza(?P<v>[0-9A-Za-z_-]{30,})`}},
+	{triggers: []string{"eyj"}, re: lazyRe{src: `\beyJ(?P<v>[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)`}},
+	{triggers: []string{"npm_"}, re: lazyRe{src: `\bnpm_(?P<v>[A-Za-z0-9]{30,})`}},
+	{triggers: []string{"pypi-"}, re: lazyRe{src: `\bpypi-(?P<v>[A-Za-z0-9_-]{40,})`}},
+	{triggers: []string{"hf_"}, re: lazyRe{src: `\bhf_(?P<v>[A-Za-z0-9]{30,})`}},
+	{triggers: []string{"sg."}, re: lazyRe{src: `\bSG\.(?P<v>[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,})`}},
+	{triggers: []string{"hvs.", "hvb.", "hvr."}, re: lazyRe{src: `\bhv[sbr]\.(?P<v>[A-Za-z0-9_-]{20,})`}},
+	{triggers: []string{"dop_v1_", "shpat_", "shpss_"}, re: lazyRe{src: `\b(?:dop_v1_|shpat_|shpss_)(?P<v>[a-fA-F0-9]{32,})`}},
 
-		// Programs that take a password or credentials in an option which
-		// means something harmless elsewhere (-p is a port, -print, -parents).
-		// sshpass's own options come before the command it runs (ssh -p PORT).
-		programRule([]string{"sshpass"}, `^\W?sshpass(?:\s+-[A-Za-oq-z]\S*)*\s+-p\s*`+word),
-		// mysql -pSECRET: only attached; `mysql -p db` prompts and db is the database.
-		programRule([]string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"}, `\s-p`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
-		programRule([]string{"redis-cli", "valkey-cli", "keydb-cli"}, `\s-a\s+`+word),
-		programRule([]string{"mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop"}, `\s-p(?:=|\s+)`+optValue),
-		programRule([]string{"sqlcmd", "bcp", "osql"}, `\s-P\s*`+word),
-		programRule([]string{"zip", "unzip", "zipcloak"}, `\s-P\s*`+word),
-		programRule([]string{"7z", "7za", "7zr", "rar", "unrar"}, `\s-h?p(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`),
-		programRule([]string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, `\s-w\s*`+word),
-		programRule([]string{"smbclient", "rpcclient", "smbget", "smbcacls", "smbmap", "net"}, `\s(?:-U|--user)(?:=|\s*)(?:'[^'%]*%(?P<v>[^']+)'|"[^"%]*%(?P<v>[^"]+)"|[^\s%'"]*%(?P<v>[^\s'"]+))`),
-		programRule([]string{"curl"}, `\s(?:-u|--user|-U|--proxy-user)(?:=|\s*)`+userPass+`|\s(?:-b|--cookie)(?:=|\s+)`+optValue),
-		// httpie: -a user:pass, or -a TOKEN with -A bearer.
-		programRule([]string{"http", "https", "httpie", "xh", "xhs"}, `\s(?:-a|--auth)(?:=|\s+)(?:'(?:[^':]*:)?(?P<v>[^']+)'|"(?:[^":]*:)?(?P<v>[^"]+)"|(?:[^\s:'"]*:)?(?P<v>[^\s'"]+))`),
-		programRule([]string{"docker", "podman", "buildah", "skopeo", "helm", "nerdctl", "oras", "crane"}, `\slogin\s(?:.*\s)?-p(?:=|\s+)`+optValue),
-		// htpasswd -b FILE USER PASSWORD (-nb USER PASSWORD): the last word.
-		programRule([]string{"htpasswd"}, `\s-[A-Za-z]*b[A-Za-z]*\s.*?`+`(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)\s*$`),
-		// gh secret set NAME --body V; heroku config:set K=V; fly secrets set K=V.
-		{triggers: []string{"secret", "config:set", "env set"}, grams: triggerGrams([]string{"secret", "config:set", "env set"}),
-			scope: lazy(`(?i)\b(?:secrets?\s+set|config:set|env\s+set)(?:\s[^|;&\n]*|$)`),
-			re:    lazy(`\s(?:[A-Za-z_][A-Za-z0-9_]*=|-b\s+|--body(?:=|\s+))` + word)},
+	// Programs that take a password or credentials in an option which
+	// means something harmless elsewhere (-p is a port, -print, -parents).
+	// sshpass's own options come before the command it runs (ssh -p PORT).
+	{programs: []string{"sshpass"}, re: lazyRe{src: `^\W?sshpass(?:\s+-[A-Za-oq-z]\S*)*\s+-p\s*` + word}},
+	// mysql -pSECRET: only attached; `mysql -p db` prompts and db is the database.
+	{programs: []string{"mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlsh", "mysqlcheck", "mariadb", "mariadb-dump"}, re: lazyRe{src: `\s-p` + `(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`}},
+	{programs: []string{"redis-cli", "valkey-cli", "keydb-cli"}, re: lazyRe{src: `\s-a\s+` + word}},
+	{programs: []string{"mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop"}, re: lazyRe{src: `\s-p(?:=|\s+)` + optValue}},
+	{programs: []string{"sqlcmd", "bcp", "osql"}, re: lazyRe{src: `\s-P\s*` + word}},
+	{programs: []string{"zip", "unzip", "zipcloak"}, re: lazyRe{src: `\s-P\s*` + word}},
+	{programs: []string{"7z", "7za", "7zr", "rar", "unrar"}, re: lazyRe{src: `\s-h?p(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)`}},
+	{programs: []string{"ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn"}, re: lazyRe{src: `\s-w\s*` + word}},
+	{programs: []string{"smbclient", "rpcclient", "smbget", "smbcacls", "smbmap", "net"}, re: lazyRe{src: `\s(?:-U|--user)(?:=|\s*)(?:'[^'%]*%(?P<v>[^']+)'|"[^"%]*%(?P<v>[^"]+)"|[^\s%'"]*%(?P<v>[^\s'"]+))`}},
+	{programs: []string{"curl"}, re: lazyRe{src: `\s(?:-u|--user|-U|--proxy-user)(?:=|\s*)` + userPass + `|\s(?:-b|--cookie)(?:=|\s+)` + optValue}},
+	// httpie: -a user:pass, or -a TOKEN with -A bearer.
+	{programs: []string{"http", "https", "httpie", "xh", "xhs"}, re: lazyRe{src: `\s(?:-a|--auth)(?:=|\s+)(?:'(?:[^':]*:)?(?P<v>[^']+)'|"(?:[^":]*:)?(?P<v>[^"]+)"|(?:[^\s:'"]*:)?(?P<v>[^\s'"]+))`}},
+	{programs: []string{"docker", "podman", "buildah", "skopeo", "helm", "nerdctl", "oras", "crane"}, re: lazyRe{src: `\slogin\s(?:.*\s)?-p(?:=|\s+)` + optValue}},
+	// htpasswd -b FILE USER PASSWORD (-nb USER PASSWORD): the last word.
+	{programs: []string{"htpasswd"}, re: lazyRe{src: `\s-[A-Za-z]*b[A-Za-z]*\s.*?` + `(?P<v>'[^']*'|"[^"]*"|[^\s'"]+)\s*$`}},
+	// gh secret set NAME --body V; heroku config:set K=V; fly secrets set K=V.
+	{triggers: []string{"secret", "config:set", "env set"},
+		scope: lazyRe{src: `(?i)\b(?:secrets?\s+set|config:set|env\s+set)(?:\s[^|;&\n]*|$)`},
+		re:    lazyRe{src: `\s(?:[A-Za-z_][A-Za-z0-9_]*=|-b\s+|--body(?:=|\s+))` + word}},
 
-		// openssl -passin pass:SECRET
-		rule([]string{"pass:"}, `(?:^|[\s=])pass:`+word),
-		// kubectl create secret --from-literal=key=SECRET
-		rule([]string{"from-literal"}, `--from-literal[= ][^=\s]+=`+word),
-		// --password xyz, --http-password=xyz, --api-key xyz, -storepass xyz...
-		rule([]string{"pass", "token", "secret", "key", "bearer"},
-			`(?i)(?:^|\s)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret|api-?key|(?:store|key|srcstore|deststore|srckey|destkey)pass|bearer|[a-z0-9]+-key)(?:=|\s+)`+optValue),
-		// npm/yarn/aws/git config set KEY VALUE where KEY names a secret:
-		// aws configure set aws_secret_access_key V, npm config set //registry/:_authToken V.
-		rule([]string{"config"}, `(?i)\bconfig(?:ure)?\s+(?:set\s+)?(?:--?[a-z][\w-]*\s+)*['"]?(?:[^\s'"=]*[/:])?`+secretKey+`['"]?\s+`+optValue),
-		// key=value, key: value, "key": "value".
-		rule(assignWords, `(?i)\b`+secretKey+`["']?[ \t]*[:=][ \t]*`+assignValue),
-	}
-})
+	// openssl -passin pass:SECRET
+	{triggers: []string{"pass:"}, re: lazyRe{src: `(?:^|[\s=])pass:` + word}},
+	// kubectl create secret --from-literal=key=SECRET
+	{triggers: []string{"from-literal"}, re: lazyRe{src: `--from-literal[= ][^=\s]+=` + word}},
+	// --password xyz, --http-password=xyz, --api-key xyz, -storepass xyz...
+	{triggers: []string{"pass", "token", "secret", "key", "bearer"}, re: lazyRe{src: `(?i)(?:^|\s)--?(?:[a-z0-9]+-)*(?:password|passwd|passphrase|pass|token|secret|api-?key|(?:store|key|srcstore|deststore|srckey|destkey)pass|bearer|[a-z0-9]+-key)(?:=|\s+)` + optValue}},
+	// npm/yarn/aws/git config set KEY VALUE where KEY names a secret:
+	// aws configure set aws_secret_access_key V, npm config set //registry/:_authToken V.
+	{triggers: []string{"config"}, re: lazyRe{src: `(?i)\bconfig(?:ure)?\s+(?:set\s+)?(?:--?[a-z][\w-]*\s+)*['"]?(?:[^\s'"=]*[/:])?` + secretKey + `['"]?\s+` + optValue}},
+	// key=value, key: value, "key": "value".
+	{triggers: assignWords, re: lazyRe{src: `(?i)\b` + secretKey + `["']?[ \t]*[:=][ \t]*` + assignValue}},
+}
 
 // programRules maps each program a program rule names to that rule's bit
 // in a mask over rules (at most 64 rules, which a test checks).
-var programRules = sync.OnceValue(func() map[string]uint64 {
-	m := map[string]uint64{}
-	for i, r := range maskRules() {
-		for _, p := range r.programs {
-			m[p] |= 1 << i
+func programRules() map[string]uint64 {
+	programOnce.Do(func() {
+		n := 0
+		for i := range maskRules {
+			n += len(maskRules[i].programs)
 		}
-	}
-	return m
-})
+		programMap = make(map[string]uint64, n) // sized once: growing it was most of its cost
+		for i := range maskRules {
+			for _, p := range maskRules[i].programs {
+				programMap[p] |= 1 << i
+			}
+		}
+	})
+	return programMap
+}
+
+// A sync.Once and a variable, not a package-level sync.OnceValue, whose
+// call would be package-init work.
+var (
+	programOnce sync.Once
+	programMap  map[string]uint64
+)
 
 func maskSecrets(s string) string {
 	var grams bigrams
 	grams.add(s)
 	progs := programsIn(s)
 	lower, lowered := "", false
-	rules := maskRules()
+	rules := maskRules
 	for i := range rules {
 		r := &rules[i]
 		if r.programs != nil {
@@ -174,7 +200,7 @@ func maskSecrets(s string) string {
 				continue
 			}
 		} else {
-			if !grams.mayContainAny(r.grams) {
+			if !grams.mayContainAny(r.triggers) {
 				continue
 			}
 			if !lowered {
@@ -227,12 +253,13 @@ func isWordByte(c byte) bool { return isAlnum(c) || c == '-' || c == '_' || c ==
 // find returns the [start, end) byte spans of the secrets the rule finds
 // in s, in order and not overlapping.
 func (r *maskRule) find(s string) [][2]int {
-	if r.scope == nil {
-		return groupSpans(r.re(), s, 0, nil)
+	scope := r.scopeRe()
+	if scope == nil {
+		return groupSpans(r.re.get(), s, 0, nil)
 	}
 	var spans [][2]int
-	for _, m := range r.scope().FindAllStringIndex(s, -1) {
-		spans = groupSpans(r.re(), s[m[0]:m[1]], m[0], spans)
+	for _, m := range scope.FindAllStringIndex(s, -1) {
+		spans = groupSpans(r.re.get(), s[m[0]:m[1]], m[0], spans)
 	}
 	return spans
 }

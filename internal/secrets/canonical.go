@@ -29,24 +29,40 @@ type Env struct {
 	Literal bool
 }
 
-// varDefaults gives the value a well-known variable has when the caller did
+// varDefault gives the value a well-known variable has when the caller did
 // not set it, relative to Home. Expanding `$CODEX_HOME/auth.json` to
 // `~/.codex/auth.json` when CODEX_HOME is unset is what the tool itself does,
 // so it is also what the guard must assume.
-var varDefaults = map[string]string{
-	"CODEX_HOME":                  ".codex",
-	"CLAUDE_CONFIG_DIR":           ".claude",
-	"XDG_CONFIG_HOME":             ".config",
-	"XDG_DATA_HOME":               ".local/share",
-	"XDG_STATE_HOME":              ".local/state",
-	"XDG_CACHE_HOME":              ".cache",
-	"GNUPGHOME":                   ".gnupg",
-	"DOCKER_CONFIG":               ".docker",
-	"CLOUDSDK_CONFIG":             ".config/gcloud",
-	"GH_CONFIG_DIR":               ".config/gh",
-	"KUBECONFIG":                  ".kube/config",
-	"AWS_SHARED_CREDENTIALS_FILE": ".aws/credentials",
-	"AWS_CONFIG_FILE":             ".aws/config",
+func varDefault(name string) (string, bool) {
+	switch name {
+	case "CODEX_HOME":
+		return ".codex", true
+	case "CLAUDE_CONFIG_DIR":
+		return ".claude", true
+	case "XDG_CONFIG_HOME":
+		return ".config", true
+	case "XDG_DATA_HOME":
+		return ".local/share", true
+	case "XDG_STATE_HOME":
+		return ".local/state", true
+	case "XDG_CACHE_HOME":
+		return ".cache", true
+	case "GNUPGHOME":
+		return ".gnupg", true
+	case "DOCKER_CONFIG":
+		return ".docker", true
+	case "CLOUDSDK_CONFIG":
+		return ".config/gcloud", true
+	case "GH_CONFIG_DIR":
+		return ".config/gh", true
+	case "KUBECONFIG":
+		return ".kube/config", true
+	case "AWS_SHARED_CREDENTIALS_FILE":
+		return ".aws/credentials", true
+	case "AWS_CONFIG_FILE":
+		return ".aws/config", true
+	}
+	return "", false
 }
 
 // VarDefault is the value the well-known variable name stands for when it
@@ -54,7 +70,7 @@ var varDefaults = map[string]string{
 // uses. A shell analysis that cannot see the environment checks a path
 // built from the unset variable against this value.
 func VarDefault(name, home string) (string, bool) {
-	def, ok := varDefaults[name]
+	def, ok := varDefault(name)
 	if !ok || home == "" {
 		return "", false
 	}
@@ -323,7 +339,7 @@ func lookupVar(name string, env Env) (string, bool) {
 	if v, ok := env.Vars[name]; ok && v != "" {
 		return v, true
 	}
-	if def, ok := varDefaults[name]; ok && env.Home != "" {
+	if def, ok := varDefault(name); ok && env.Home != "" {
 		return env.Home + "/" + def, true
 	}
 	return "", false

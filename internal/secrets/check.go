@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,12 +34,14 @@ type Options struct {
 	Allow []string
 }
 
+// rule is a ruleDef of the static tables as a Checker uses it. It points
+// at its definition rather than copying it: the default tables are built
+// in every hook that checks a path, and a copy of every definition was
+// most of the memory they took.
 type rule struct {
-	id, category, label string
-	cli                 bool // a secret.cli rule: its reason says so
-	sub                 string
-	kind                ruleKind
-	fn                  func(string) bool
+	*ruleDef
+	// sub is the definition's sub lower-cased (fileVars keep its case).
+	sub string
 	// order is the rule's place in its anchor's table.
 	order int
 }
@@ -56,13 +59,20 @@ type anchor struct {
 
 // index builds byFirst and always from rules.
 func (a *anchor) index() {
-	a.byFirst = map[string][]*rule{}
+	a.byFirst = make(map[string][]*rule, len(a.rules))
 	for i, r := range a.rules {
 		r.order = i
-		if k, ok := r.firstSegment(); ok {
-			a.byFirst[k] = append(a.byFirst[k], r)
-		} else {
+		k, ok := r.firstSegment()
+		switch named, seen := a.byFirst[k]; {
+		case !ok:
 			a.always = append(a.always, r)
+		case seen:
+			a.byFirst[k] = append(named, r)
+		default:
+			// Most segments name one rule: share a.rules' array rather
+			// than allocate one. The capacity of 1 makes a second rule's
+			// append copy, never overwrite a.rules.
+			a.byFirst[k] = a.rules[i : i+1 : i+1]
 		}
 	}
 }
@@ -143,13 +153,27 @@ type Checker struct {
 	samples     []sample
 }
 
-func newRule(d ruleDef) *rule {
-	return &rule{
-		id: d.id, category: d.category, label: d.label, cli: d.cli,
-		sub:  strings.ToLower(d.sub),
-		kind: d.kind,
-		fn:   d.fn,
+// ruleSlab holds a Checker's rules in one allocation: building the
+// default tables is first-use work of every hook that checks a path, and
+// a separate allocation per rule was most of it.
+type ruleSlab struct{ rules []rule }
+
+// newRule adds d's rule. The slab is sized for every rule up front
+// (countRules); were it short, append would move the later rules to a
+// new array, which is still correct since no rule is copied after its
+// pointer is handed out.
+func (s *ruleSlab) newRule(d *ruleDef) *rule {
+	s.rules = append(s.rules, rule{ruleDef: d, sub: strings.ToLower(d.sub)})
+	return &s.rules[len(s.rules)-1]
+}
+
+// countRules is an upper bound of the rules NewChecker makes.
+func countRules() int {
+	n := len(fileVarDefs) + len(absDefs) + len(basenameDefs) + len(extDefs) + len(dirBaseDefs) + len(shapeDefs) + 2*len(keyRules)
+	for _, a := range anchorDefs {
+		n += len(a.Rules)
 	}
+	return n
 }
 
 // match is what the rule reports. The reason is written when a path
@@ -171,18 +195,20 @@ func (r *rule) match() Match {
 // is string comparison and a few map lookups.
 func NewChecker(o Options) (*Checker, error) {
 	c := &Checker{
-		base:       map[string]*rule{},
-		ext:        map[string]*rule{},
-		keyExact:   map[string]*rule{},
-		keyVariant: map[string]*rule{},
-		shape:      map[string]*rule{},
+		anchors:    make([]anchor, 0, len(anchorDefs)),
+		base:       make(map[string]*rule, len(basenameDefs)),
+		ext:        make(map[string]*rule, len(extDefs)),
+		keyExact:   make(map[string]*rule, len(keyRules)),
+		keyVariant: make(map[string]*rule, len(keyRules)),
+		shape:      make(map[string]*rule, len(shapeDefs)),
 	}
-	keep := func(d ruleDef) bool { return !d.cli || o.CLIConfigs }
+	s := ruleSlab{rules: make([]rule, 0, countRules())}
+	keep := func(d *ruleDef) bool { return !d.cli || o.CLIConfigs }
 	for _, a := range anchorDefs {
-		an := anchor{v: a.Var, def: strings.ToLower(a.Default)}
-		for _, d := range a.Rules {
-			if keep(d) {
-				an.rules = append(an.rules, newRule(d))
+		an := anchor{v: a.Var, def: strings.ToLower(a.Default), rules: make([]*rule, 0, len(a.Rules))}
+		for i := range a.Rules {
+			if d := &a.Rules[i]; keep(d) {
+				an.rules = append(an.rules, s.newRule(d))
 			}
 		}
 		if len(an.rules) > 0 {
@@ -190,41 +216,44 @@ func NewChecker(o Options) (*Checker, error) {
 			c.anchors = append(c.anchors, an)
 		}
 	}
-	for _, d := range fileVarDefs {
-		r := newRule(d)
-		r.sub = d.sub // variable name: keep case
+	c.fileVars = make([]*rule, 0, len(fileVarDefs))
+	for i := range fileVarDefs {
+		r := s.newRule(&fileVarDefs[i])
+		r.sub = fileVarDefs[i].sub // variable name: keep case
 		c.fileVars = append(c.fileVars, r)
 	}
-	for _, d := range absDefs {
-		if keep(d) {
-			c.abs = append(c.abs, newRule(d))
+	for i := range absDefs {
+		if d := &absDefs[i]; keep(d) {
+			c.abs = append(c.abs, s.newRule(d))
 		}
 	}
-	for _, d := range basenameDefs {
-		c.base[d.sub] = newRule(d)
+	for i := range basenameDefs {
+		c.base[basenameDefs[i].sub] = s.newRule(&basenameDefs[i])
 	}
-	for _, d := range extDefs {
-		c.ext[d.sub] = newRule(d)
+	for i := range extDefs {
+		c.ext[extDefs[i].sub] = s.newRule(&extDefs[i])
 	}
-	for _, d := range dirBaseDefs {
-		c.dirBase = append(c.dirBase, newRule(d))
+	c.dirBase = make([]*rule, 0, len(dirBaseDefs))
+	for i := range dirBaseDefs {
+		c.dirBase = append(c.dirBase, s.newRule(&dirBaseDefs[i]))
 	}
-	for _, alg := range keyAlgs {
-		name := "id-" + strings.ReplaceAll(alg, "_", "-")
-		c.keyExact[alg] = newRule(ruleDef{id: "secret.basename." + name, category: catKey, label: "SSH private key"})
-		c.keyVariant[alg] = newRule(ruleDef{id: "secret.variant." + name, category: catKey, label: "copy of an SSH private key"})
+	for i := range keyRules {
+		k := &keyRules[i]
+		c.keyExact[k.alg] = s.newRule(&k.exact)
+		c.keyVariant[k.alg] = s.newRule(&k.variant)
 	}
-	for i, d := range shapeDefs {
+	for i := range shapeDefs {
+		d := &shapeDefs[i]
 		if !keep(d) {
 			continue
 		}
 		switch {
 		case !d.cli:
-			c.shape[d.id] = newRule(d)
+			c.shape[d.id] = s.newRule(d)
 		case i == len(shapeDefs)-2:
-			c.claudeLocal = newRule(d)
+			c.claudeLocal = s.newRule(d)
 		default:
-			c.mcpJSON = newRule(d)
+			c.mcpJSON = s.newRule(d)
 		}
 	}
 	var err error
@@ -283,14 +312,24 @@ func compileGlobs(pats []string, deny bool) ([]glob, error) {
 }
 
 // defaultChecker is built on first use, not in init: a hook process that
-// never checks a path pays nothing for the tables.
-var defaultChecker = sync.OnceValue(func() *Checker {
-	c, err := NewChecker(Options{})
-	if err != nil {
-		panic(err) // static tables; covered by tests
-	}
-	return c
-})
+// never checks a path pays nothing for the tables. A sync.Once and a
+// variable rather than a package-level sync.OnceValue, whose call would
+// itself be init work.
+var (
+	defaultOnce sync.Once
+	defaultC    *Checker
+)
+
+func defaultChecker() *Checker {
+	defaultOnce.Do(func() {
+		c, err := NewChecker(Options{})
+		if err != nil {
+			panic(err) // static tables; covered by tests
+		}
+		defaultC = c
+	})
+	return defaultC
+}
 
 // Check reports whether path names a secret under the default rules
 // (secret.cli.* off).
@@ -632,7 +671,7 @@ func isBackupSuffix(s string) bool {
 	if len(s) < 2 || strings.IndexByte(".-_", s[0]) < 0 || strings.IndexByte(s[1:], '/') >= 0 {
 		return false
 	}
-	return backupExts[strings.ToLower(s[1:])]
+	return slices.Contains(backupExts, strings.ToLower(s[1:]))
 }
 
 // matchBase applies the name rules to a basename; p is the full path (for
@@ -653,7 +692,7 @@ func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) 
 			return r.match(), true
 		}
 	}
-	if strings.HasPrefix(lb, "secrets.") && secretsFileExts[lb[len("secrets."):]] {
+	if strings.HasPrefix(lb, "secrets.") && slices.Contains(secretsFileExts, lb[len("secrets."):]) {
 		return c.shape[idSecretsFile].match(), true
 	}
 	if c.mcpJSON != nil {
@@ -684,7 +723,7 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 			if i >= 0 {
 				seg = rest[:i]
 			}
-			if templateWords[seg] {
+			if slices.Contains(templateWords, seg) {
 				template = true
 				break
 			}
@@ -699,7 +738,8 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 	}
 	// id_<alg> and its renamed copies.
 	if strings.HasPrefix(lb, "id_") {
-		for _, alg := range keyAlgs {
+		for _, k := range keyRules {
+			alg := k.alg
 			if !strings.HasPrefix(lb[3:], alg) {
 				continue
 			}
@@ -748,7 +788,7 @@ func renamedKey(rest string) bool {
 			}
 		}
 		first, _, _ := strings.Cut(segs, ".")
-		return backupExts[first] || keyExts[first]
+		return slices.Contains(backupExts, first) || slices.Contains(keyExts, first)
 	case '-', '_':
 		w := rest[1:]
 		if strings.Contains(w, ".pub") {
@@ -762,8 +802,8 @@ func renamedKey(rest string) bool {
 }
 
 // dropExt removes one trailing extension when it is in set.
-func dropExt(s string, set map[string]bool) string {
-	if i := strings.LastIndexByte(s, '.'); i > 0 && set[s[i+1:]] {
+func dropExt(s string, set []string) string {
+	if i := strings.LastIndexByte(s, '.'); i > 0 && slices.Contains(set, s[i+1:]) {
 		return s[:i]
 	}
 	return s
@@ -776,7 +816,7 @@ func extOf(lb string) string {
 	if i < 0 {
 		return ""
 	}
-	if backupExts[lb[i+1:]] {
+	if slices.Contains(backupExts, lb[i+1:]) {
 		lb = lb[:i]
 		if i = strings.LastIndexByte(lb, '.'); i < 0 {
 			return ""

@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // PublicOrTemplate reports whether a file name is, by convention, safe to
 // read: a public key (`id_ed25519.pub`, `deploy_key.pub`) or a committed
@@ -15,7 +18,7 @@ func PublicOrTemplate(name string) bool {
 	}
 	segs := strings.Split(strings.TrimPrefix(b, "."), ".")
 	for i, s := range segs {
-		if i > 0 && templateWords[s] {
+		if i > 0 && slices.Contains(templateWords, s) {
 			return true
 		}
 		for _, w := range []string{"example", "sample", "template", "tmpl", "dist"} {

@@ -288,28 +288,40 @@ var basenameDefs = []ruleDef{
 	{id: "secret.basename.kubeconfig", category: catCloud, label: "Kubernetes config", sub: "kubeconfig"},
 }
 
-// keyAlgs are the OpenSSH default key names (`id_<alg>`); longer names
-// first so `id_ecdsa_sk` is not read as a variant of `id_ecdsa`.
-var keyAlgs = []string{"ed25519_sk", "ecdsa_sk", "ed25519", "ecdsa", "rsa", "dsa"}
+// keyRules are the OpenSSH default key names (`id_<alg>`), longer names
+// first so `id_ecdsa_sk` is not read as a variant of `id_ecdsa`, with the
+// ids of their rules written out so that building the tables joins no
+// strings.
+var keyRules = []struct {
+	alg            string
+	exact, variant ruleDef
+}{
+	{"ed25519_sk", ruleDef{id: "secret.basename.id-ed25519-sk", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ed25519-sk", category: catKey, label: keyCopyLabel}},
+	{"ecdsa_sk", ruleDef{id: "secret.basename.id-ecdsa-sk", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ecdsa-sk", category: catKey, label: keyCopyLabel}},
+	{"ed25519", ruleDef{id: "secret.basename.id-ed25519", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ed25519", category: catKey, label: keyCopyLabel}},
+	{"ecdsa", ruleDef{id: "secret.basename.id-ecdsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-ecdsa", category: catKey, label: keyCopyLabel}},
+	{"rsa", ruleDef{id: "secret.basename.id-rsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-rsa", category: catKey, label: keyCopyLabel}},
+	{"dsa", ruleDef{id: "secret.basename.id-dsa", category: catKey, label: keyLabel}, ruleDef{id: "secret.variant.id-dsa", category: catKey, label: keyCopyLabel}},
+}
+
+const (
+	keyLabel     = "SSH private key"
+	keyCopyLabel = "copy of an SSH private key"
+)
 
 // keySuffixAlgs are the endings of custom key file names (`deploy_key_rsa`).
 var keySuffixAlgs = []string{"_ed25519", "_ecdsa", "_rsa", "_dsa"}
 
 // backupExts mark a renamed copy of a file (`id_rsa.bak`, `config.json.old`).
-var backupExts = map[string]bool{
-	"bak": true, "backup": true, "old": true, "orig": true, "save": true, "saved": true,
-	"tmp": true, "temp": true, "copy": true, "prev": true, "swp": true, "1": true, "2": true,
-}
+var backupExts = []string{"bak", "backup", "old", "orig", "save", "saved", "tmp", "temp", "copy", "prev", "swp", "1", "2"}
 
 // keyExts are further extensions a renamed private key keeps being one with.
-var keyExts = map[string]bool{"key": true, "pem": true, "txt": true, "priv": true, "private": true}
+var keyExts = []string{"key", "pem", "txt", "priv", "private"}
 
 // templateWords mark committed dotenv templates, which hold no secrets by
 // convention; any dotted part after `.env` counts (`.env.example.local`).
-var templateWords = map[string]bool{
-	"example": true, "examples": true, "sample": true, "samples": true,
-	"template": true, "templates": true, "tmpl": true, "tpl": true,
-	"defaults": true, "default": true, "dist": true,
+var templateWords = []string{
+	"example", "examples", "sample", "samples", "template", "templates", "tmpl", "tpl", "defaults", "default", "dist",
 }
 
 // extDefs match the last extension (after dropping one backup extension),
@@ -336,10 +348,7 @@ var extDefs = []ruleDef{
 }
 
 // secretsFileExts: `secrets.<ext>` config files.
-var secretsFileExts = map[string]bool{
-	"yaml": true, "yml": true, "json": true, "toml": true, "ini": true,
-	"env": true, "conf": true, "cfg": true, "properties": true,
-}
+var secretsFileExts = []string{"yaml", "yml", "json", "toml", "ini", "env", "conf", "cfg", "properties"}
 
 // vendoredDirs hold third-party files; see the package decisions above.
 var vendoredDirs = []string{"node_modules", "vendor", "__pycache__", "site-packages", "bower_components"}

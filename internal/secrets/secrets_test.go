@@ -473,3 +473,19 @@ func TestCheckSearchWideBraces(t *testing.T) {
 		t.Errorf("wide brace glob took %v, a hook's whole budget", d)
 	}
 }
+
+// TestKeyRuleIDs: the written-out ids of the SSH key rules follow the key
+// names (id_ecdsa_sk is secret.basename.id-ecdsa-sk), as every other rule
+// id follows what it matches.
+func TestKeyRuleIDs(t *testing.T) {
+	for _, k := range keyRules {
+		name := "id-" + strings.ReplaceAll(k.alg, "_", "-")
+		if k.exact.id != "secret.basename."+name || k.variant.id != "secret.variant."+name {
+			t.Errorf("key %q: ids %q, %q; want secret.basename.%s and secret.variant.%s", k.alg, k.exact.id, k.variant.id, name, name)
+		}
+		m, ok := Check("/home/u/id_"+k.alg, Env{Home: "/home/u"})
+		if !ok || m.Rule != k.exact.id {
+			t.Errorf("id_%s: got %+v %v, want rule %s", k.alg, m, ok, k.exact.id)
+		}
+	}
+}

@@ -24,14 +24,23 @@ var systemDefs = []ruleDef{
 	{id: "secret.system.sudoers", category: catStore, label: "sudo policy directory", sub: "private/etc/sudoers.d", kind: kTree},
 }
 
-// systemRules is built on first use, like the checker itself.
-var systemRules = sync.OnceValue(func() []*rule {
-	out := make([]*rule, len(systemDefs))
-	for i, d := range systemDefs {
-		out[i] = newRule(d)
-	}
-	return out
-})
+// systemRules is built on first use, like the checker itself (a
+// sync.Once, not a package-level sync.OnceValue: see defaultChecker).
+var (
+	systemOnce  sync.Once
+	systemTable []*rule
+)
+
+func systemRules() []*rule {
+	systemOnce.Do(func() {
+		s := ruleSlab{rules: make([]rule, 0, len(systemDefs))}
+		systemTable = make([]*rule, len(systemDefs))
+		for i := range systemDefs {
+			systemTable[i] = s.newRule(&systemDefs[i])
+		}
+	})
+	return systemTable
+}
 
 // matchSystem checks an absolute canonical path against systemDefs. The
 // `-` suffix is the backup that shadow-utils writes (`/etc/shadow-`).

@@ -4,12 +4,11 @@ import (
 	"iter"
 	"maps"
 	"strings"
-	"sync"
 )
 
 // codeFlags are the interpreter families and the options that give them
 // inline code.
-var codeFlags = sync.OnceValue(func() map[string][]string {
+var codeFlags = lazyTable[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"python": {"-c"}, "pypy": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
 		"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"}, "ruby": {"-e"}, "jruby": {"-e"},
@@ -19,23 +18,23 @@ var codeFlags = sync.OnceValue(func() map[string][]string {
 		"powershell": {"-c", "-command"}, "nodejs": {"-e", "--eval", "-p", "--print"},
 		"swift": {"-e"}, "irb": {}, "ts-node": {"-e", "--eval", "-p"}, "tsx": {"-e", "--eval", "-p"},
 	}
-})
+}}
 
 // valuedOptions are, by family, the short options taking a separate
 // value (not code).
-var valuedOptions = sync.OnceValue(func() map[string]string {
+var valuedOptions = lazyTable[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"python": "WXm", "pypy": "WXm", "node": "rC", "nodejs": "rC", "bun": "r", "ruby": "IC", "jruby": "IC",
 		"perl": "IMmx", "php": "cdf", "lua": "l",
 	}
-})
+}}
 
 // InterpFamily maps python3.11, nodejs, pypy3 ... to a family name, ""
 // when name is no interpreter atreides knows.
 func InterpFamily(name string) string {
 	n := strings.TrimRight(name, "0123456789.")
 	n = strings.TrimSuffix(n, "-")
-	if _, ok := codeFlags()[n]; ok {
+	if _, ok := codeFlags.get()[n]; ok {
 		return n
 	}
 	return ""
@@ -46,11 +45,11 @@ func IsInterpreter(name string) bool { return InterpFamily(name) != "" }
 
 // CodeFlags are the options that give the interpreter family fam inline
 // code (python -c, node -e, deno eval).
-func CodeFlags(fam string) []string { return codeFlags()[fam] }
+func CodeFlags(fam string) []string { return codeFlags.get()[fam] }
 
 // ValuedOptions are the short options of the family fam whose value is
 // the next word and is not code (python -m, node -r), one byte each.
-func ValuedOptions(fam string) string { return valuedOptions()[fam] }
+func ValuedOptions(fam string) string { return valuedOptions.get()[fam] }
 
 // Interpreters are the interpreter families, in no order.
-func Interpreters() iter.Seq[string] { return maps.Keys(codeFlags()) }
+func Interpreters() iter.Seq[string] { return maps.Keys(codeFlags.get()) }

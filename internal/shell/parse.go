@@ -183,13 +183,12 @@ type scanner struct {
 	quotes   [][2]int // the text of single-quoted strings of minBlank bytes or more
 }
 
-// wordEnd marks the bytes that end a plain word.
-var wordEnd = func() (t [256]bool) {
-	for _, c := range []byte(" \t\r\n;&|()<>'\"`$\\{}") {
-		t[c] = true
-	}
-	return t
-}()
+// wordEnd marks the bytes that end a plain word: a keyed array literal,
+// static data (a loop filling it would run in package init).
+var wordEnd = [256]bool{
+	' ': true, '\t': true, '\r': true, '\n': true, ';': true, '&': true, '|': true, '(': true, ')': true, '<': true,
+	'>': true, '\'': true, '"': true, '`': true, '$': true, '\\': true, '{': true, '}': true,
+}
 
 func (s *scanner) push(n nest) {
 	s.stack = append(s.stack, n)

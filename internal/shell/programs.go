@@ -3,7 +3,6 @@ package shell
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // HarmlessDevice reports whether writing to path writes no file: the null
@@ -20,16 +19,16 @@ func HarmlessDevice(path string) bool {
 // (whole or in part) and nothing else, and which of its short options take
 // a value (head -n 5: "n"), so that its operands can be told apart.
 func Reader(name string) (valued string, ok bool) {
-	valued, ok = readers()[name]
+	valued, ok = readers.get()[name]
 	return valued, ok
 }
 
-var readers = sync.OnceValue(func() map[string]string {
+var readers = lazyTable[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncs",
 		"less": "", "more": "", "bat": "lmrH", "sed": "efl",
 	}
-})
+}}
 
 // WritesAnything reports whether a program, or a program and its
 // subcommand ("npm install"), writes what cannot be listed: task runners

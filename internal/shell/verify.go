@@ -3,14 +3,13 @@ package shell
 import (
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Verifier names the test, build or lint run the resolved command name
 // args is ("go test", "npm run lint", "python -m pytest"); "" when it is
 // none.
 func Verifier(name string, args []Word) string {
-	if f := verifiers()[name]; f != nil {
+	if f := verifierOf(name); f != nil {
 		return f(name, FirstOperand(args), args)
 	}
 	if InterpFamily(name) == "python" {
@@ -34,43 +33,64 @@ var verifyModules = []string{"pytest", "unittest", "mypy", "ruff", "flake8", "py
 
 type verifyFunc func(name, sub string, args []Word) string
 
-// verifiers recognise a program's test, build and lint runs by its
-// subcommand (sub) and options; built on first use, not at start-up.
-var verifiers = sync.OnceValue(func() map[string]verifyFunc {
-	verifiers := map[string]verifyFunc{}
-	subIn := func(subs ...string) verifyFunc {
-		return func(name, sub string, _ []Word) string {
-			if slices.Contains(subs, sub) {
-				return name + " " + sub
-			}
-			return ""
-		}
+// verifierOf recognises a program's test, build and lint runs by its
+// subcommand (sub) and options: a switch, which costs nothing at start-up
+// or on first use, where a table of closures was built in every hook that
+// ran a command.
+func verifierOf(name string) verifyFunc {
+	switch name {
+	case "npm", "yarn", "pnpm", "bun", "deno":
+		return verifyJS
+	case "go":
+		return verifyGo
+	case "atreides":
+		// A plan phase is completed only when its Verify command passes.
+		return verifyPlanPhase
+	case "cargo":
+		return verifyCargo
+	case "mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig":
+		return verifyBuildTool
+	case "make", "gmake", "ninja", "just", "task", "ctest":
+		return verifyTarget
+	case "pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
+		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome":
+		return verifyAlways
+	case "ruff":
+		return verifyRuff
+	case "rake":
+		return verifyRake
+	case "cmake":
+		return verifyCMake
+	case "eslint":
+		return verifyESLint
+	case "prettier":
+		return verifyPrettier
 	}
-	always := func(name, _ string, _ []Word) string { return name }
-	for _, n := range []string{"npm", "yarn", "pnpm", "bun", "deno"} {
-		verifiers[n] = verifyJS
+	return nil
+}
+
+// subIn is "name sub" when sub is one of subs.
+func subIn(name, sub string, subs ...string) string {
+	if slices.Contains(subs, sub) {
+		return name + " " + sub
 	}
-	verifiers["go"] = subIn("test", "vet", "build")
-	// A plan phase is completed only when its Verify command passes.
-	verifiers["atreides"] = verifyPlanPhase
-	verifiers["cargo"] = subIn("test", "build", "check", "clippy", "nextest")
-	for _, n := range []string{"mvn", "gradle", "gradlew", "dotnet", "bazel", "bazelisk", "swift", "zig"} {
-		verifiers[n] = subIn("test", "build", "verify", "package", "check", "compile", "install")
-	}
-	for _, n := range []string{"make", "gmake", "ninja", "just", "task", "ctest"} {
-		verifiers[n] = func(name, sub string, _ []Word) string { return strings.TrimSpace(name + " " + sub) }
-	}
-	for _, n := range []string{"pytest", "tox", "nox", "mypy", "pyright", "flake8", "pylint", "jest", "vitest", "mocha",
-		"ava", "tsc", "golangci-lint", "staticcheck", "gotestsum", "rspec", "phpunit", "shellcheck", "biome"} {
-		verifiers[n] = always
-	}
-	verifiers["ruff"] = verifyRuff
-	verifiers["rake"] = verifyRake
-	verifiers["cmake"] = verifyCMake
-	verifiers["eslint"] = verifyESLint
-	verifiers["prettier"] = verifyPrettier
-	return verifiers
-})
+	return ""
+}
+
+func verifyGo(name, sub string, _ []Word) string { return subIn(name, sub, "test", "vet", "build") }
+
+func verifyCargo(name, sub string, _ []Word) string {
+	return subIn(name, sub, "test", "build", "check", "clippy", "nextest")
+}
+
+func verifyBuildTool(name, sub string, _ []Word) string {
+	return subIn(name, sub, "test", "build", "verify", "package", "check", "compile", "install")
+}
+
+// verifyTarget: a task runner's run is its target's ("make test").
+func verifyTarget(name, sub string, _ []Word) string { return strings.TrimSpace(name + " " + sub) }
+
+func verifyAlways(name, _ string, _ []Word) string { return name }
 
 // verifyJS: a JavaScript package manager's test, lint, build or check
 // script, by subcommand or through run.

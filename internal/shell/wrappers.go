@@ -3,7 +3,6 @@ package shell
 import (
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -163,7 +162,7 @@ func getopt(n int, valued string, long ...string) wrapper {
 // wrappers are the programs that run the rest of their words as a
 // command, changing only how (priority, tracing, a namespace, a lock):
 // the command is judged like one typed directly.
-var wrappers = sync.OnceValue(func() map[string]wrapper {
+var wrappers = lazyTable[map[string]wrapper]{build: func() map[string]wrapper {
 	return map[string]wrapper{
 		"builtin": skip(""), "exec": skip("a"), "nohup": skip(""), "time": skip("of"), "setsid": skip(""),
 		"caffeinate": skip("tw"), "fakeroot": skip(""), "torsocks": skip(""), "proxychains": skip("f"),
@@ -190,7 +189,7 @@ var wrappers = sync.OnceValue(func() map[string]wrapper {
 		"chrt": {scan: true, valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
 			operands: 1, none: []string{"-p", "--pid", "-m", "--max"}},
 	}
-})
+}}
 
 // Wrapped is what a wrapper runs: the command Args, or shell text it
 // hands to a shell (Carried), in Scope. Unknown says it runs something
@@ -210,21 +209,21 @@ type Wrapped struct {
 
 // carriers are the wrappers that may run shell text as well as a
 // command, or decide where the command runs.
-var carriers = sync.OnceValue(func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
+var carriers = lazyTable[map[string]func(name string, args []Word, sc *Scope, home string) Wrapped]{build: func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
 	return map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
 		"npx": npx, "pnpx": npx, "bunx": npx,
 		"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
 		"xargs": xargs,
 	}
-})
+}}
 
 // Wrappers lists the programs Unwrap reads.
 func Wrappers() []string {
-	names := make([]string, 0, len(wrappers())+len(carriers()))
-	for n := range wrappers() {
+	names := make([]string, 0, len(wrappers.get())+len(carriers.get()))
+	for n := range wrappers.get() {
 		names = append(names, n)
 	}
-	for n := range carriers() {
+	for n := range carriers.get() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -236,10 +235,10 @@ func Wrappers() []string {
 // then programs, not keywords of the shell; home is the home directory.
 // ok is false for a program that is not such a wrapper.
 func Unwrap(name string, args []Word, assigns bool, sc *Scope, home string) (Wrapped, bool) {
-	if f, ok := carriers()[name]; ok {
+	if f, ok := carriers.get()[name]; ok {
 		return f(name, args, sc, home), true
 	}
-	w, ok := wrappers()[name]
+	w, ok := wrappers.get()[name]
 	if !ok {
 		return Wrapped{}, false
 	}

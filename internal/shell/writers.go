@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Recorder receives what the writers find a command writes, in the order
@@ -47,16 +46,12 @@ type Recorder interface {
 
 // WriterOf is what knows where the program name writes, nil when this
 // package does not model it. home is the home directory (git -C ~).
-func WriterOf(name string) Writer { return writers()[name] }
+func WriterOf(name string) Writer { return writers.get()[name] }
 
 type Writer func(r Recorder, c *Command, home string)
 
 // writers know where a program writes. Built on first use.
-
-// The builder is set here, not in the declaration: writers look
-// programs up in the tables that refer to them.
-
-var writers = sync.OnceValue(func() map[string]Writer {
+var writers = lazyTable[map[string]Writer]{build: func() map[string]Writer {
 	return map[string]Writer{
 		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
 		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
@@ -78,7 +73,7 @@ var writers = sync.OnceValue(func() map[string]Writer {
 		"autopep8": wFormatter("-i --in-place", ""), "clang-format": wFormatter("-i", ""), "rustfmt": wFormatter("", "--check"),
 		"ruff": wRuff, "find": wFind, "yq": wYq,
 	}
-})
+}}
 
 // wOperands: every operand is written (rm, touch, mkdir).
 func wOperands(short string, long ...string) Writer {
