@@ -92,16 +92,24 @@ type walker struct {
 	notes []FieldError // retired keys, skipped
 }
 
-// retiredKeys are keys earlier versions had, with why they are gone. A
-// file that still sets one loads (the key is skipped, and 'config
+// retiredKey says whether key is one earlier versions had, and why it is
+// gone. A file that still sets one loads (the key is skipped, and 'config
 // validate' and the session-start health check say so): refusing it would
 // make the guard fail closed on every tool call over a setting that no
-// longer does anything.
-var retiredKeys = map[string]string{
-	"session.agents":                       "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section",
-	"session.strikes.oracle_subagent_type": "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key",
-	"log":                                  "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
-	"governance.delegation":                "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there",
+// longer does anything. A switch, not a map: a package-level map is init
+// work in every hook process, and this is read only when a file is parsed.
+func retiredKey(key string) (why string, ok bool) {
+	switch key {
+	case "session.agents":
+		return "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section", true
+	case "session.strikes.oracle_subagent_type":
+		return "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key", true
+	case "log":
+		return "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section", true
+	case "governance.delegation":
+		return "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there", true
+	}
+	return "", false
 }
 
 func (w *walker) fail(n *yaml.Node, key, msg string) {
@@ -183,7 +191,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		ck := joinKey(key, k)
 		f, found := fieldByName(t, k)
 		if !found {
-			if why, ok := retiredKeys[ck]; ok {
+			if why, ok := retiredKey(ck); ok {
 				w.notes = append(w.notes, FieldError{File: w.file, Line: kn.Line, Col: kn.Column, Key: ck, Msg: why})
 				return
 			}
