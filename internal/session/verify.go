@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/shellcall"
 )
@@ -48,7 +49,9 @@ func changesSource(c *engine.Call) bool {
 }
 
 // proseExt are the extensions of documents, whose changes no test covers.
-var proseExt = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+var proseExt = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+}}
 
 // sourcePath reports whether p (absolute, or relative to cwd) is inside
 // root, outside git's and atreides's own directories, and not a document.
@@ -58,7 +61,7 @@ func sourcePath(root, cwd, p string) bool {
 		return false
 	}
 	top, _, _ := strings.Cut(rel, "/")
-	return top != ".git" && top != ".atreides" && !proseExt[strings.ToLower(filepath.Ext(p))]
+	return top != ".git" && top != ".atreides" && !proseExt.Get()[strings.ToLower(filepath.Ext(p))]
 }
 
 // VerifyGate holds back a stop once when source files changed since the
