@@ -24,10 +24,10 @@ type (
 	}
 )
 
-var (
-	configType         = reflect.TypeFor[Config]()
-	mappingCheckerType = reflect.TypeFor[mappingChecker]()
-)
+// The types are looked up where they are used: package variables
+// holding them would be init work in every hook process.
+func configType() reflect.Type         { return reflect.TypeFor[Config]() }
+func mappingCheckerType() reflect.Type { return reflect.TypeFor[mappingChecker]() }
 
 // parse decodes and validates one file. It returns the file's value tree
 // (nil for an empty or unparsable file) with every problem found in it and
@@ -68,7 +68,7 @@ func parse(file string, data []byte) (v *value, errs, notes []FieldError) {
 			Msg: fmt.Sprintf("the top level must be a mapping (key: value), not %s", describe(top))}}, nil
 	}
 	w := walker{file: file}
-	v = w.walk(top, configType, "", "", top, false)
+	v = w.walk(top, configType(), "", "", top, false)
 	return v, w.errs, w.notes
 }
 
@@ -213,7 +213,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		v.keys = append(v.keys, k)
 		v.fields[k] = c
 	})
-	if reflect.PointerTo(t).Implements(mappingCheckerType) {
+	if reflect.PointerTo(t).Implements(mappingCheckerType()) {
 		before := len(w.errs)
 		reflect.New(t).Interface().(mappingChecker).checkMapping(&m)
 		if len(w.errs) != before {

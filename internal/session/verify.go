@@ -18,7 +18,7 @@ import (
 // build or lint run (passing or not: the agent has seen the result)
 // closes it.
 func trackWork(c *engine.Call, act activity, cause string) {
-	w := workKey.Of(c.State.Session)
+	w := WorkKey.Of(c.State.Session)
 	switch act {
 	case actVerify:
 		w.Verified()
@@ -89,7 +89,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: workKey.Group() | StopKey.Group(),
+		Groups: WorkKey.Group() | StopKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil
 		},
@@ -98,7 +98,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 
 func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) event.Result {
 	ev, s := c.Event, c.State.Session
-	w := workKey.Of(s)
+	w := WorkKey.Of(s)
 	switch {
 	case ev.InSubagent(), w.Changes == 0, w.Nudged, c.Decision.Block:
 		return event.Result{}

@@ -14,11 +14,10 @@ import (
 // record that are decoded and encoded on their own. An event's handlers
 // declare the groups they read or write, and only those are decoded and
 // encoded (see [Load]); the rest of a record is carried over byte for byte.
-type Groups uint32
+type Groups uint64
 
-// The groups are the features' ([RegisterSession], [RegisterProject],
-// [RegisterRecord]), a bit each, handed out as they register (nextGroup):
-// no group's bit is stored. A session's identity, times, counters and
+// The groups are the features' ([Key], [RecordKey]), a bit each, by
+// their tags (groupOf): no group's bit is stored. A session's identity, times, counters and
 // subagents (its core) and the project's housekeeping (the last prune, a
 // salvage notice) are small and always loaded, so they are not groups.
 const (
@@ -27,7 +26,7 @@ const (
 
 	// NoGroups is a declaration of none, for a handler that needs no
 	// state beyond the cores: a handler's zero declaration means all.
-	NoGroups Groups = 1 << 31
+	NoGroups Groups = 1 << 63
 )
 
 func (g Groups) String() string {
@@ -44,6 +43,7 @@ func (g Groups) String() string {
 
 // groupName is the name of the registered group of bit; "" for none.
 func groupName(bit Groups) string {
+	ready()
 	for _, k := range sessionKeys {
 		if k != nil && k.group == bit {
 			return k.name
@@ -55,7 +55,7 @@ func groupName(bit Groups) string {
 		}
 	}
 	for _, r := range ownRecords {
-		if r.group == bit {
+		if r != nil && r.group == bit {
 			return r.name
 		}
 	}

@@ -95,6 +95,7 @@ func partName(key string) string {
 	if key == "housekeeping" {
 		return "housekeeping (when old sessions were last pruned)"
 	}
+	ready()
 	for tag, k := range projectKeys {
 		if k != nil && k.holds(key, projectSections[tag].name) {
 			return k.describe()
@@ -161,6 +162,7 @@ func salvageProject(b []byte) (*Project, []string) {
 // each whole one that is not damaged inside.
 func salvageBinaryProject(b []byte) (*Project, []string) {
 	p := &Project{Version: ProjectVersion}
+	ready()
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	var lost []string
 	for tag, sec := range projectSections {
