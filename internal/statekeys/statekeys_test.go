@@ -1,6 +1,9 @@
 package statekeys
 
 import (
+	"os/exec"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/atreides-dev/atreides/internal/state"
@@ -25,5 +28,31 @@ func TestKeysGroupsDistinct(t *testing.T) {
 			t.Errorf("%v: group %#x is none or taken", k, g)
 		}
 		seen |= g
+	}
+}
+
+// TestBinariesLinkTheList: every program that runs the features (links
+// the engine) links this list, through package view: without it a record
+// decoded in full would lose the groups of features no handler had used
+// yet.
+func TestBinariesLinkTheList(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "../../cmd/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const mod = "github.com/atreides-dev/atreides/internal/"
+	checked := 0
+	for line := range strings.Lines(string(out)) {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || !slices.Contains(fields[1:], mod+"engine") {
+			continue
+		}
+		checked++
+		if !slices.Contains(fields[1:], mod+"statekeys") {
+			t.Errorf("%s runs the engine without the list of state keys", fields[0])
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no program links the engine: the check checked nothing")
 	}
 }

@@ -153,10 +153,15 @@ func uninstallKilo(env host.Env, scope install.Scope) (install.Report, error) {
 // {command,commands}/**/*.md of each config directory, OpenCode's form.
 var commands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir: func(env host.Env, scope install.Scope) string {
-		return filepath.Join(configDir(env, scope), "commands")
-	},
-	Form: commandForm(),
+	Dir:     commandsDir,
+	Form:    commandForm(),
+}
+
+// commandsDir is commands.Dir, a named function: the host's entry
+// copies commands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func commandsDir(env host.Env, scope install.Scope) string {
+	return filepath.Join(configDir(env, scope), "commands")
 }
 
 // commandForm is OpenCode's command form under Kilo's name.

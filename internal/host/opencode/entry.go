@@ -167,8 +167,13 @@ func uninstallOpenCode(env host.Env, scope install.Scope) (install.Report, error
 // commands/, the folder OpenCode's own tips name.
 var openCodeCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir: func(env host.Env, scope install.Scope) string {
-		return filepath.Join(openCodeDir(env, scope), "commands")
-	},
-	Form: CommandForm,
+	Dir:     openCodeCommandsDir,
+	Form:    CommandForm,
+}
+
+// openCodeCommandsDir is openCodeCommands.Dir, a named function: the host's entry
+// copies openCodeCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func openCodeCommandsDir(env host.Env, scope install.Scope) string {
+	return filepath.Join(openCodeDir(env, scope), "commands")
 }

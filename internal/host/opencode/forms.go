@@ -11,7 +11,12 @@ import (
 // hint), the body the template, with $ARGUMENTS.
 var CommandForm = install.CommandForm{
 	Host: Host, Ext: ".md", Args: slash.Args,
-	Render: func(c slash.Command, body string) string {
-		return install.FrontMatter(body, "description", c.Description)
-	},
+	Render: renderCommand,
+}
+
+// renderCommand is CommandForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderCommand(c slash.Command, body string) string {
+	return install.FrontMatter(body, "description", c.Description)
 }
