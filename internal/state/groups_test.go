@@ -53,10 +53,10 @@ func fill(v reflect.Value, n *int) {
 
 // fillGroups fills the groups of the registered keys: those of the
 // features this test binary links in (golden_test.go imports them all).
-func fillGroups[R record](r *R, keys *[maxSections]*registered[R], n *int) {
+func fillGroups[R record](r *R, keys *[maxSections]registered[R], n *int) {
 	ready()
 	for _, k := range keys {
-		if k != nil {
+		if k.ok() {
 			fill(reflect.ValueOf(k.of(r)).Elem(), n)
 		}
 	}

@@ -96,8 +96,8 @@ func partName(key string) string {
 		return "housekeeping (when old sessions were last pruned)"
 	}
 	ready()
-	for tag, k := range projectKeys {
-		if k != nil && k.holds(key, projectSections[tag].name) {
+	for tag, k := range &projectKeys {
+		if k.ok() && k.holds(key, projectSections[tag].name) {
 			return k.describe()
 		}
 	}
@@ -166,7 +166,7 @@ func salvageBinaryProject(b []byte) (*Project, []string) {
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	var lost []string
 	for tag, sec := range projectSections {
-		if sec.fields == nil {
+		if !sec.known() {
 			continue // no group of this build's
 		}
 		if rec[tag] == "" {

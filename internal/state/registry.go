@@ -77,7 +77,7 @@ type Registrant interface {
 	sections() []int
 }
 
-// registered is a registered key, untyped.
+// registered is a registered key, untyped; typ nil: none.
 type registered[R record] struct {
 	name, json string
 	tag        int
@@ -94,10 +94,13 @@ func (k *registered[R]) of(r *R) any {
 	return s[k.tag]
 }
 
+// ok reports whether a key is registered there.
+func (k *registered[R]) ok() bool { return k.typ != nil }
+
 // The registered keys, by tag.
 var (
-	sessionKeys [maxSections]*registered[Session]
-	projectKeys [maxSections]*registered[Project]
+	sessionKeys [maxSections]registered[Session]
+	projectKeys [maxSections]registered[Project]
 )
 
 // The group bits: a session key's is its tag's, a project key's follows
@@ -124,17 +127,17 @@ func groupOf[R record](tag int) Groups {
 // or out of range.
 func (k *Key[R, T]) register() {
 	secs, keys := recordTables[R]()
-	if k.Tag <= 0 || k.Tag >= maxSections || keys[k.Tag] != nil || k.Fields == nil {
+	if k.Tag <= 0 || k.Tag >= maxSections || keys[k.Tag].ok() || k.Fields == nil {
 		return
 	}
 	g := groupOf[R](k.Tag)
-	keySection(secs, k.Tag, g, k.Tag, k.Name, k.Fields)
-	for _, s := range k.More {
-		if s.Tag > k.Tag && s.Tag < maxSections && secs[s.Tag].fields == nil {
-			keySection(secs, k.Tag, g, s.Tag, s.Name, s.Fields)
+	keySection(secs, k, g, k.Tag, k.Name, -1)
+	for i, s := range k.More {
+		if s.Tag > k.Tag && s.Tag < maxSections && !secs[s.Tag].known() {
+			keySection(secs, k, g, s.Tag, s.Name, i)
 		}
 	}
-	keys[k.Tag] = &registered[R]{name: k.Name, json: k.JSON, tag: k.Tag, group: g, typ: reflect.TypeFor[T]()}
+	keys[k.Tag] = registered[R]{name: k.Name, json: k.JSON, tag: k.Tag, group: g, typ: reflect.TypeFor[T]()}
 	registeredGroups.Store(uint64(registeredGroups.Load() | uint64(g)))
 }
 
@@ -154,32 +157,44 @@ func (k *Key[R, T]) sections() []int {
 }
 
 // recordTables are the sections and keys of records of type R.
-func recordTables[R record]() (*[maxSections]section[R], *[maxSections]*registered[R]) {
+func recordTables[R record]() (*[maxSections]section[R], *[maxSections]registered[R]) {
 	switch any((*R)(nil)).(type) {
 	case *Project:
-		return any(&projectSections).(*[maxSections]section[R]), any(&projectKeys).(*[maxSections]*registered[R])
+		return any(&projectSections).(*[maxSections]section[R]), any(&projectKeys).(*[maxSections]registered[R])
 	}
-	return any(&sessionSections).(*[maxSections]section[R]), any(&sessionKeys).(*[maxSections]*registered[R])
+	return any(&sessionSections).(*[maxSections]section[R]), any(&sessionKeys).(*[maxSections]registered[R])
 }
 
-// keySection places the section at tag of the group of the key at at.
-func keySection[R record, T any](secs *[maxSections]section[R], at int, group Groups, tag int, name string, fields func(*T, *binrec.Codec)) {
-	secs[tag] = section[R]{group: group, name: name,
-		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
-		fields: func(r *R, c *binrec.Codec) {
-			v, ok := slots(r)[at].(*T)
-			if !ok {
-				if !c.Decoding() {
-					return // a group the record does not hold encodes as empty, without being made
-				}
-				v = new(T)
-				slots(r)[at] = v
-			}
-			fields(v, c)
-		}}
+// keySection places the section at tag of the key's group: its own
+// (part -1) or its further section part.
+func keySection[R record, T any](secs *[maxSections]section[R], k *Key[R, T], group Groups, tag int, name string, part int) {
+	secs[tag] = section[R]{group: group, name: name, key: k, part: part}
 	if zerosSet {
 		secs[tag].setZero()
 	}
+}
+
+// code codes r's group of k in the section part (-1: the group's own).
+func (k *Key[R, T]) code(r *R, part int, c *binrec.Codec) {
+	v, ok := slots(r)[k.Tag].(*T)
+	if !ok {
+		if !c.Decoding() {
+			return // a group the record does not hold encodes as empty, without being made
+		}
+		v = new(T)
+		slots(r)[k.Tag] = v
+	}
+	k.fields(part)(v, c)
+}
+
+// codeZero codes the section part of an empty group.
+func (k *Key[R, T]) codeZero(part int, c *binrec.Codec) { k.fields(part)(new(T), c) }
+
+func (k *Key[R, T]) fields(part int) func(*T, *binrec.Codec) {
+	if part < 0 {
+		return k.Fields
+	}
+	return k.More[part].Fields
 }
 
 // The registry: every key of the list ([Install]) is registered on first
@@ -215,7 +230,10 @@ func registerList() {
 func (k Key[R, T]) use() Groups {
 	g := groupOf[R](k.Tag)
 	if Groups(registeredGroups.Load())&g == 0 {
-		useSlow(k.register)
+		useSlow(func() {
+			own := k // the tables keep the key: a copy of its own, made here only
+			own.register()
+		})
 	}
 	return g
 }
@@ -288,7 +306,7 @@ func PruneGroups() Groups {
 	var g Groups
 	forgetter := reflect.TypeFor[SessionForgetter]()
 	for _, k := range &projectKeys {
-		if k != nil && reflect.PointerTo(k.typ).Implements(forgetter) {
+		if k.ok() && reflect.PointerTo(k.typ).Implements(forgetter) {
 			g |= k.group
 		}
 	}
@@ -403,7 +421,7 @@ func (p *Project) UnmarshalJSON(b []byte) error {
 	return unmarshalGroups(b, p, (*projectFields)(p), &projectKeys)
 }
 
-func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) ([]byte, error) {
+func marshalGroups[R record](r *R, own any, keys *[maxSections]registered[R]) ([]byte, error) {
 	ready()
 	b, err := json.Marshal(own)
 	if err != nil {
@@ -412,7 +430,7 @@ func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) (
 	b = bytes.TrimSuffix(b, []byte("}"))
 	for tag, k := range keys {
 		v := slots(r)[tag]
-		if k == nil || v == nil || empty(reflect.ValueOf(v).Elem()) {
+		if !k.ok() || v == nil || empty(reflect.ValueOf(v).Elem()) {
 			continue
 		}
 		g, err := json.Marshal(v)
@@ -437,7 +455,7 @@ func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) (
 	return append(b, '}'), nil
 }
 
-func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*registered[R]) error {
+func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]registered[R]) error {
 	ready()
 	if err := json.Unmarshal(b, own); err != nil {
 		return err
@@ -447,7 +465,7 @@ func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*regi
 		return err
 	}
 	for _, k := range keys {
-		if k == nil {
+		if !k.ok() {
 			continue
 		}
 		if k.json == "" {

@@ -34,7 +34,7 @@ func registerNote(t *testing.T) SessionKey[note] {
 	ready()
 	tag := maxSections - 1
 	key, sec := sessionKeys[tag], sessionSections[tag]
-	sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
+	sessionKeys[tag], sessionSections[tag] = registered[Session]{}, section[Session]{}
 	t.Cleanup(func() { sessionKeys[tag], sessionSections[tag] = key, sec })
 	k := SessionKey[note]{Tag: tag, Name: "note", JSON: "note", Fields: (*note).fields}
 	k.register()
@@ -145,7 +145,7 @@ const tallyTag, tallyExtraTag = maxSections - 3, maxSections - 2
 func registerTally(t *testing.T) ProjectKey[tally] {
 	ready()
 	t.Cleanup(func() {
-		projectKeys[tallyTag] = nil
+		projectKeys[tallyTag] = registered[Project]{}
 		projectSections[tallyTag], projectSections[tallyExtraTag] = section[Project]{}, section[Project]{}
 	})
 	k := ProjectKey[tally]{Tag: tallyTag, Name: "tally", Fields: (*tally).fields,
