@@ -30,9 +30,9 @@ type State struct {
 }
 
 // Key is the group's key; its section's tag, 4, is in records on disk.
-var Key = state.RegisterSession(4, "agent todos", "todos", func(g *State, c *binrec.Codec) {
+var Key = state.SessionKey[State]{Tag: 4, Name: "agent todos", JSON: "todos", Fields: func(g *State, c *binrec.Codec) {
 	binrec.List(c, &g.Agent, (*Todo).fields)
-})
+}}
 
 func (t *Todo) fields(c *binrec.Codec) {
 	c.Str(&t.ID, &t.Content, &t.Status, &t.Active)

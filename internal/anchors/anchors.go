@@ -130,10 +130,12 @@ func (g *Anchors) Salvaged() {
 // and so is that of the origins, 7, which came later in a section of
 // their own so that an older atreides keeps them as a newer build's group
 // instead of finding bytes it does not know in its anchors.
-var Key = state.RegisterProject(2, "anchors", "", (*Anchors).fields,
-	state.Also(7, "anchor origins", func(g *Anchors, c *binrec.Codec) {
-		state.CodeOrigins(c, g.List, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
-	}))
+var Key = state.ProjectKey[Anchors]{Tag: 2, Name: "anchors", JSON: "", Fields: (*Anchors).fields,
+	More: []state.Section[Anchors]{
+		{Tag: 7, Name: "anchor origins", Fields: func(g *Anchors, c *binrec.Codec) {
+			state.CodeOrigins(c, g.List, func(a *Anchor) (int, *store.Origin) { return a.ID, &a.Origin })
+		}},
+	}}
 
 func (g *Anchors) fields(c *binrec.Codec) {
 	c.Int(&g.Next)

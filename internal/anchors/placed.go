@@ -77,7 +77,7 @@ func (g *Placed) Set(key string, list []PlacedAt, now time.Time) {
 }
 
 // PlacedKey is the record's key: "placed", fixed forever.
-var PlacedKey = state.RegisterRecord("placed", "placed context", 'P', 1, (*Placed).fields)
+var PlacedKey = state.RecordKey[Placed]{Index: 0, Name: "placed", What: "placed context", Kind: 'P', Version: 1, Fields: (*Placed).fields}
 
 func (g *Placed) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Sessions, func(s *PlacedSession, c *binrec.Codec) {

@@ -90,7 +90,7 @@ func (b *Background) Task(id string) *Task {
 }
 
 // Key is the group's key; its section's tag, 5, is in records on disk.
-var Key = state.RegisterProject(5, "background", "background", (*Background).fields)
+var Key = state.ProjectKey[Background]{Tag: 5, Name: "background", JSON: "background", Fields: (*Background).fields}
 
 func (b *Background) fields(c *binrec.Codec) {
 	c.Int(&b.NextID)

@@ -40,7 +40,7 @@ type PendingEntry struct {
 // StateKey is the group's key, which the engine declares for every event
 // and handlers that queue or check entries use; its section's tag, 8, is
 // in records on disk.
-var StateKey = state.RegisterSession(8, "context", "context", (*State).fields)
+var StateKey = state.SessionKey[State]{Tag: 8, Name: "context", JSON: "context", Fields: (*State).fields}
 
 func (c *State) fields(k *binrec.Codec) {
 	binrec.List(k, &c.Pending, func(p *PendingEntry, k *binrec.Codec) {

@@ -29,9 +29,9 @@ type Snapshot struct {
 
 // Key is the memory group's key; its section's tag, 6, is in records on
 // disk. A record without a snapshot has no section.
-var Key = state.RegisterSession(6, "memory", "memory", func(m *Memory, c *binrec.Codec) {
+var Key = state.SessionKey[Memory]{Tag: 6, Name: "memory", JSON: "memory", Fields: func(m *Memory, c *binrec.Codec) {
 	binrec.Last(c, &m.Snapshot, (*Snapshot).fields)
-})
+}}
 
 func (p *Snapshot) fields(c *binrec.Codec) {
 	c.Time(&p.Time)

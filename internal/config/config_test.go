@@ -574,7 +574,7 @@ func TestDefaults(t *testing.T) {
 	// Every setting is documented in the defaults: each struct field of
 	// the schema appears in the tree.
 	var missing []string
-	walkSchema(configType, c.tree(), "", &missing)
+	walkSchema(configType(), c.tree(), "", &missing)
 	if len(missing) > 0 {
 		t.Errorf("defaults.yaml lacks %v", missing)
 	}

@@ -23,7 +23,7 @@ import (
 //go:generate go test -run ^TestSchemaGenerated$ -update
 func Schema() ([]byte, error) {
 	g := schemaGen{docs: defaultDocs()}
-	root := g.of(configType, "", "", false)
+	root := g.of(configType(), "", "", false)
 	root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	root["$id"] = SchemaID
 	root["title"] = "atreides configuration (.atreides/config.yaml, ~/.config/atreides/config.yaml)"

@@ -151,7 +151,7 @@ func docExamples(t *testing.T) map[string]string {
 				continue
 			}
 			for k := range top {
-				if _, ok := fieldByName(configType, k); ok {
+				if _, ok := fieldByName(configType(), k); ok {
 					out[filepath.Base(f)+"#"+strings.Repeat("I", i+1)] = string(m[1])
 					break
 				}

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/atreides-dev/atreides/internal/confined"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 //go:embed defaults.yaml
@@ -119,7 +119,9 @@ func DefaultPaths(projectRoot string) Paths {
 // so every Load shares it.
 //
 //go:generate go test -run ^TestDefaultsGenerated$ -update
-var defaultTree = sync.OnceValue(builtinTree)
+var defaultTreeValue = lazy.Value[*value]{New: builtinTree}
+
+func defaultTree() *value { return defaultTreeValue.Get() }
 
 // Load reads, validates and merges the defaults, the user file and the
 // project file. A missing file is skipped. Invalid files give a

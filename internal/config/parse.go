@@ -24,10 +24,10 @@ type (
 	}
 )
 
-var (
-	configType         = reflect.TypeFor[Config]()
-	mappingCheckerType = reflect.TypeFor[mappingChecker]()
-)
+// The types are looked up where they are used: package variables
+// holding them would be init work in every hook process.
+func configType() reflect.Type         { return reflect.TypeFor[Config]() }
+func mappingCheckerType() reflect.Type { return reflect.TypeFor[mappingChecker]() }
 
 // parse decodes and validates one file. It returns the file's value tree
 // (nil for an empty or unparsable file) with every problem found in it and
@@ -68,7 +68,7 @@ func parse(file string, data []byte) (v *value, errs, notes []FieldError) {
 			Msg: fmt.Sprintf("the top level must be a mapping (key: value), not %s", describe(top))}}, nil
 	}
 	w := walker{file: file}
-	v = w.walk(top, configType, "", "", top, false)
+	v = w.walk(top, configType(), "", "", top, false)
 	return v, w.errs, w.notes
 }
 
@@ -92,16 +92,24 @@ type walker struct {
 	notes []FieldError // retired keys, skipped
 }
 
-// retiredKeys are keys earlier versions had, with why they are gone. A
-// file that still sets one loads (the key is skipped, and 'config
+// retiredKey says whether key is one earlier versions had, and why it is
+// gone. A file that still sets one loads (the key is skipped, and 'config
 // validate' and the session-start health check say so): refusing it would
 // make the guard fail closed on every tool call over a setting that no
-// longer does anything.
-var retiredKeys = map[string]string{
-	"session.agents":                       "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section",
-	"session.strikes.oracle_subagent_type": "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key",
-	"log":                                  "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section",
-	"governance.delegation":                "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there",
+// longer does anything. A switch, not a map: a package-level map is init
+// work in every hook process, and this is read only when a file is parsed.
+func retiredKey(key string) (why string, ok bool) {
+	switch key {
+	case "session.agents":
+		return "moved: the agents are defined in the top-level agents section (agents.<id>.name); remove this section", true
+	case "session.strikes.oracle_subagent_type":
+		return "no longer used: the escalation names the enabled agent of role oracle (agents.stilgar by default) as the host calls it; remove this key", true
+	case "log":
+		return "no longer used: atreides's own log keeps only its errors, and its decisions go to the audit trail ('atreides log'); remove this section", true
+	case "governance.delegation":
+		return "moved to the top-level delegation section, which applies whatever governance.enabled says (timeout_minutes is now deadline_minutes); move its keys there", true
+	}
+	return "", false
 }
 
 func (w *walker) fail(n *yaml.Node, key, msg string) {
@@ -183,7 +191,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		ck := joinKey(key, k)
 		f, found := fieldByName(t, k)
 		if !found {
-			if why, ok := retiredKeys[ck]; ok {
+			if why, ok := retiredKey(ck); ok {
 				w.notes = append(w.notes, FieldError{File: w.file, Line: kn.Line, Col: kn.Column, Key: ck, Msg: why})
 				return
 			}
@@ -205,7 +213,7 @@ func (w *walker) walkStruct(n *yaml.Node, t reflect.Type, key string, at *yaml.N
 		v.keys = append(v.keys, k)
 		v.fields[k] = c
 	})
-	if reflect.PointerTo(t).Implements(mappingCheckerType) {
+	if reflect.PointerTo(t).Implements(mappingCheckerType()) {
 		before := len(w.errs)
 		reflect.New(t).Interface().(mappingChecker).checkMapping(&m)
 		if len(w.errs) != before {

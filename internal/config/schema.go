@@ -60,7 +60,7 @@ type Config struct {
 	builtin bool
 	// fallback marks a [Fallback] configuration.
 	fallback bool
-	// notes are the retired keys the files still set (see retiredKeys).
+	// notes are the retired keys the files still set (see retiredKey).
 	notes []FieldError
 	// trust is what the project file's trust did (trust.go).
 	trust Trust

@@ -42,7 +42,7 @@ type Count struct {
 }
 
 // Key is the group's key; its section's tag, 15, is in records on disk.
-var Key = state.RegisterSession(15, "context budget", "context_budget", (*State).fields)
+var Key = state.SessionKey[State]{Tag: 15, Name: "context budget", JSON: "context_budget", Fields: (*State).fields}
 
 func (s *State) fields(c *binrec.Codec) {
 	c.Int(&s.Total, &s.Dropped, &s.Budget)

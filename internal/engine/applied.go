@@ -22,9 +22,9 @@ type Applied []string
 
 // AppliedKey is the group's key; its section's tag, 14, is in records on
 // disk.
-var AppliedKey = state.RegisterSession(14, "applied", "applied", func(a *Applied, c *binrec.Codec) {
+var AppliedKey = state.SessionKey[Applied]{Tag: 14, Name: "applied", JSON: "applied", Fields: func(a *Applied, c *binrec.Codec) {
 	binrec.List(c, (*[]string)(a), func(id *string, c *binrec.Codec) { c.Str(id) })
-})
+}}
 
 // Has reports whether the event with this id was applied to the session's
 // state: an event of the outbox whose first attempt committed after all

@@ -45,7 +45,7 @@ func (s *State) Append(bucket string, value []byte) {
 }
 
 // LoadRecords loads the project's records of their own of groups
-// ([state.RegisterRecord]: the task board), in the event's transaction,
+// ([state.RecordKey]: the task board), in the event's transaction,
 // for a handler that needs one only sometimes and so does not declare its
 // group (declaring it decodes and encodes the record, a board of a
 // thousand tasks, on every event the handler runs on). They are saved

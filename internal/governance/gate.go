@@ -32,7 +32,7 @@ func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 		Name: "governance", Priority: engine.High,
 		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
 			event.SubagentStart, event.Stop, event.SessionEnd},
-		Groups: govstate.Key.Group() | snapsKey.Group(),
+		Groups: govstate.Key.Group() | SnapsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's
 			// programs (PostToolUse), walked outside the lock.
@@ -73,7 +73,7 @@ type gov struct {
 
 func (g *gov) ev() *event.Event        { return g.c.Event }
 func (g *gov) p() *govstate.Governance { return govstate.Key.Of(g.c.State.Project) }
-func (g *gov) s() *Snapshots           { return snapsKey.Of(g.c.State.Session) }
+func (g *gov) s() *Snapshots           { return SnapsKey.Of(g.c.State.Session) }
 
 func (g *gov) handle() (event.Result, error) {
 	ev := g.ev()

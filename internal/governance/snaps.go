@@ -59,9 +59,9 @@ type FileSnap struct {
 // that never came) are dropped oldest first.
 const MaxSnaps = 16
 
-// snapsKey is the group's key; its section's tag, 7, is in records on
+// SnapsKey is the group's key; its section's tag, 7, is in records on
 // disk.
-var snapsKey = state.RegisterSession(7, "session governance", "governance", (*Snapshots).fields)
+var SnapsKey = state.SessionKey[Snapshots]{Tag: 7, Name: "session governance", JSON: "governance", Fields: (*Snapshots).fields}
 
 // The section began with three lists (spawns, subagents, reports) that
 // moved to the delegation group; it still writes them empty and skips

@@ -220,17 +220,19 @@ func (g *Governance) Salvaged() {
 // own (8 and 9) so that an older atreides keeps them as a newer build's
 // groups instead of finding bytes it does not know in its section; the
 // scope requests' decisions likewise (12).
-var Key = state.RegisterProject(4, "governance", "governance", (*Governance).fields,
-	// A lease is known by its session, which holds one at a time and is
-	// made in one checkout: keyed by intent, the lease an older build
-	// gives another session would take the origin of the one it replaced.
-	state.Also(8, "lease origins", func(g *Governance, c *binrec.Codec) {
-		state.CodeOrigins(c, g.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
-	}),
-	state.Also(9, "scope request origins", func(g *Governance, c *binrec.Codec) {
-		state.CodeOrigins(c, g.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
-	}),
-	state.Also(12, "scope request decisions", (*Governance).decisions))
+var Key = state.ProjectKey[Governance]{Tag: 4, Name: "governance", JSON: "governance", Fields: (*Governance).fields,
+	More: []state.Section[Governance]{
+		// A lease is known by its session, which holds one at a time and is
+		// made in one checkout: keyed by intent, the lease an older build
+		// gives another session would take the origin of the one it replaced.
+		{Tag: 8, Name: "lease origins", Fields: func(g *Governance, c *binrec.Codec) {
+			state.CodeOrigins(c, g.Locks, func(l *IntentLock) (string, *store.Origin) { return l.Session, &l.Origin })
+		}},
+		{Tag: 9, Name: "scope request origins", Fields: func(g *Governance, c *binrec.Codec) {
+			state.CodeOrigins(c, g.Expansions, func(q *ScopeRequest) (int, *store.Origin) { return q.ID, &q.Origin })
+		}},
+		{Tag: 12, Name: "scope request decisions", Fields: (*Governance).decisions},
+	}}
 
 func (g *Governance) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Locks, func(l *IntentLock, c *binrec.Codec) {

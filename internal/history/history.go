@@ -52,9 +52,9 @@ func (h Calls) Find(id string) *ToolCall {
 }
 
 // Key is the group's key; its section's tag, 1, is in records on disk.
-var Key = state.RegisterSession(1, "history", "history", func(h *Calls, c *binrec.Codec) {
+var Key = state.SessionKey[Calls]{Tag: 1, Name: "history", JSON: "history", Fields: func(h *Calls, c *binrec.Codec) {
 	binrec.ListGrow(c, (*[]ToolCall)(h), 1, (*ToolCall).Fields)
-})
+}}
 
 // Fields codes a tool call: the history's, and a compaction snapshot's
 // last calls (package compaction).

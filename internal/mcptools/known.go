@@ -3,8 +3,8 @@ package mcptools
 import (
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"github.com/atreides-dev/atreides/internal/sanitize"
 )
 
@@ -28,7 +28,7 @@ type reader func(server string, a args) (Calls, bool)
 //     remote repository (their paths are in it, not on this machine).
 //
 // Built on first use: package init runs in every hook process.
-var known = sync.OnceValue(func() map[string]reader {
+var known = lazy.Value[map[string]reader]{New: func() map[string]reader {
 	known := map[string]reader{}
 	for _, n := range []string{"read_file", "read_text_file", "read_media_file", "get_file_info", "read_multiple_files",
 		"list_directory", "list_directory_with_sizes", "directory_tree", "search_code"} {
@@ -79,7 +79,7 @@ var known = sync.OnceValue(func() map[string]reader {
 		return Calls{Requests: shell(command("gh", argv...), "")}
 	})
 	return known
-})
+}}
 
 // local reads a tool of a server on this machine. Arguments naming a
 // remote repository besides do not change what it does here (the

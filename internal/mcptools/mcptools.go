@@ -84,7 +84,7 @@ func Read(server, tool string, input []byte) Calls {
 // otherwise it guesses.
 func read(server string, name []string, joined bool, a args) Calls {
 	for i := range name {
-		if k, ok := known()[strings.Join(name[i:], "_")]; ok {
+		if k, ok := known.Get()[strings.Join(name[i:], "_")]; ok {
 			if c, ok := k(server, a); ok {
 				return c
 			}

@@ -53,7 +53,7 @@ func (p *State) Set(to, cause string, now time.Time) bool {
 }
 
 // Key is the group's key; its section's tag, 2, is in records on disk.
-var Key = state.RegisterSession(2, "phase", "phase", (*State).fields)
+var Key = state.SessionKey[State]{Tag: 2, Name: "phase", JSON: "phase", Fields: (*State).fields}
 
 func (p *State) fields(c *binrec.Codec) {
 	c.Str(&p.Current)

@@ -1,6 +1,6 @@
 package prompt
 
-import "sync"
+import "github.com/atreides-dev/atreides/internal/lazy"
 
 // Class is the kind of work a prompt asks for.
 type Class string
@@ -29,7 +29,7 @@ var tieOrder = []Class{Bugfix, Refactor, Feature, Review, Research, Chore}
 
 // verbs are the verbs that open a request, by class. A clause that opens
 // with one (after "please", "can you", "let's", ...) weighs most.
-var verbs = sync.OnceValue(func() map[string]Class {
+var verbs = lazy.Value[map[string]Class]{New: func() map[string]Class {
 	return map[string]Class{
 		"fix": Bugfix, "debug": Bugfix, "repair": Bugfix, "resolve": Bugfix, "patch": Bugfix,
 		"correct": Bugfix, "troubleshoot": Bugfix, "diagnose": Bugfix, "reproduce": Bugfix, "unbreak": Bugfix,
@@ -60,11 +60,11 @@ var verbs = sync.OnceValue(func() map[string]Class {
 		"delete": Chore, "remove": Chore, "translate": Chore, "regenerate": Chore, "document": Chore,
 		"pin": Chore, "vendor": Chore, "cleanup": Chore,
 	}
-})
+}}
 
 // cues are words that hint at a class wherever they stand in a request or
 // a statement; weight 1 unless heavy says more.
-var cues = sync.OnceValue(func() map[string]Class {
+var cues = lazy.Value[map[string]Class]{New: func() map[string]Class {
 	return map[string]Class{
 		"bug": Bugfix, "bugs": Bugfix, "broken": Bugfix, "breaks": Bugfix, "crash": Bugfix, "crashes": Bugfix,
 		"crashing": Bugfix, "error": Bugfix, "errors": Bugfix, "exception": Bugfix, "fails": Bugfix,
@@ -88,51 +88,51 @@ var cues = sync.OnceValue(func() map[string]Class {
 		"readme": Chore, "docs": Chore, "documentation": Chore, "typo": Chore, "typos": Chore,
 		"ci": Chore, "pipeline": Chore, "license": Chore, "gitignore": Chore, "formatting": Chore,
 	}
-})
+}}
 
 // heavy cues decide more than a single hint: a typo fix is a chore, a
 // "code review" is a review whatever the verb.
-var heavy = sync.OnceValue(func() map[string]int {
+var heavy = lazy.Value[map[string]int]{New: func() map[string]int {
 	return map[string]int{"typo": 3, "typos": 3, "review": 3, "refactor": 3, "bump": 2, "changelog": 2}
-})
+}}
 
 // fillers open a clause without saying anything about it.
-var fillers = sync.OnceValue(func() map[string]bool {
+var fillers = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"please": true, "pls": true, "kindly": true, "now": true, "then": true, "so": true, "ok": true,
 		"okay": true, "also": true, "and": true, "just": true, "hey": true, "hi": true, "quickly": true,
 		"first": true, "next": true, "finally": true, "again": true, "but": true, "actually": true,
 	}
-})
+}}
 
 // interrogatives open a question.
-var interrogatives = sync.OnceValue(func() map[string]bool {
+var interrogatives = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"what": true, "what's": true, "why": true, "how": true, "when": true, "where": true, "which": true,
 		"who": true, "whose": true,
 	}
-})
+}}
 
 // auxiliaries open a question when a subject follows ("is it safe", "do
 // you know"); otherwise they may be a request's verb ("do a review").
-var auxiliaries = sync.OnceValue(func() map[string]bool {
+var auxiliaries = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"is": true, "are": true, "does": true, "do": true, "did": true, "should": true, "was": true,
 		"were": true, "has": true, "have": true, "isn't": true, "doesn't": true, "can": true, "could": true,
 		"would": true, "will": true, "shall": true, "may": true, "might": true,
 	}
-})
+}}
 
-var subjects = sync.OnceValue(func() map[string]bool {
+var subjects = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	return map[string]bool{
 		"i": true, "you": true, "we": true, "they": true, "it": true, "this": true, "that": true,
 		"there": true, "he": true, "she": true, "these": true, "those": true,
 	}
-})
+}}
 
 // clauseBreaks start a new clause, whose first verb counts as a request:
 // "investigate the crash and fix it".
-var clauseBreaks = sync.OnceValue(func() map[string]bool { return map[string]bool{"and": true, "then": true, "also": true, "so": true} })
+var clauseBreaks = lazy.Value[map[string]bool]{New: func() map[string]bool { return map[string]bool{"and": true, "then": true, "also": true, "so": true} }}
 
 // Classify says what kind of work a prompt asks for, from its prose (code
 // and paths say nothing here). Requests weigh most: a clause that opens
@@ -182,30 +182,30 @@ func isQuestion(s []Word) bool {
 		return false
 	}
 	first := 0
-	for first < len(s)-1 && fillers()[s[first].Text] {
+	for first < len(s)-1 && fillers.Get()[s[first].Text] {
 		first++
 	}
-	if s[len(s)-1].Question || interrogatives()[s[first].Text] {
+	if s[len(s)-1].Question || interrogatives.Get()[s[first].Text] {
 		return true
 	}
-	return auxiliaries()[s[first].Text] && first+1 < len(s) && subjects()[s[first+1].Text]
+	return auxiliaries.Get()[s[first].Text] && first+1 < len(s) && subjects.Get()[s[first+1].Text]
 }
 
 // scoreSentence adds a request or statement's points.
 func scoreSentence(s []Word, score map[Class]int) {
 	i, _ := requestStart(s)
-	if c, ok := verbs()[s[min(i, len(s)-1)].Text]; ok {
+	if c, ok := verbs.Get()[s[min(i, len(s)-1)].Text]; ok {
 		score[c] += 3
 	}
 	for j, w := range s {
-		if j > 0 && clauseBreaks()[s[j-1].Text] && j > i {
-			if c, ok := verbs()[w.Text]; ok {
+		if j > 0 && clauseBreaks.Get()[s[j-1].Text] && j > i {
+			if c, ok := verbs.Get()[w.Text]; ok {
 				score[c] += 3
 				continue
 			}
 		}
-		if c, ok := cues()[w.Text]; ok {
-			score[c] += max(heavy()[w.Text], 1)
+		if c, ok := cues.Get()[w.Text]; ok {
+			score[c] += max(heavy.Get()[w.Text], 1)
 		}
 	}
 }
@@ -225,13 +225,13 @@ var requestPrefixes = [][]string{
 // request prefix, and whether there was a request prefix.
 func requestStart(s []Word) (int, bool) {
 	i := 0
-	for i < len(s)-1 && fillers()[s[i].Text] {
+	for i < len(s)-1 && fillers.Get()[s[i].Text] {
 		i++
 	}
 	for _, p := range requestPrefixes {
 		if hasPrefix(s[i:], p) {
 			j := i + len(p)
-			for j < len(s)-1 && fillers()[s[j].Text] {
+			for j < len(s)-1 && fillers.Get()[s[j].Text] {
 				j++
 			}
 			if j < len(s) {

@@ -2,8 +2,9 @@ package prompt
 
 import (
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // maxContinuationWords bounds a continuation: "yes, go on please" is one,
@@ -14,7 +15,7 @@ const maxContinuationWords = 5
 // most often type to an agent (one word each: "go on" is "go" and "on").
 // A prompt made only of them says "carry on with what you were doing";
 // one word outside the set ("ok, now the docs") makes it a request.
-var goAhead = sync.OnceValue(func() map[string]bool {
+var goAhead = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, list := range []string{
 		// English
@@ -29,7 +30,7 @@ var goAhead = sync.OnceValue(func() map[string]bool {
 		}
 	}
 	return m
-})
+}}
 
 // Continuation reports whether a prompt only tells the agent to go on
 // ("ok", "continue", "go on", "yes", "proceed", "weiter", "继续", "👍"):
@@ -42,7 +43,7 @@ func Continuation(text string) bool {
 	if len(words) > maxContinuationWords {
 		return false
 	}
-	set := goAhead()
+	set := goAhead.Get()
 	for _, w := range words {
 		if !set[strings.Trim(w, "'")] {
 			return false
@@ -63,7 +64,7 @@ func Resumes(text string) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '\''
 	})
 	i := 0
-	for i < len(words) && acks()[words[i]] {
+	for i < len(words) && acks.Get()[words[i]] {
 		i++
 	}
 	if i == len(words) {
@@ -77,23 +78,23 @@ func Resumes(text string) bool {
 	case "keep", "carry", "go":
 		return next == "going" || next == "on" || next == "at" || next == "ahead"
 	}
-	return resumeVerbs()[words[i]]
+	return resumeVerbs.Get()[words[i]]
 }
 
 // acks are the words that only acknowledge, before what the user says.
-var acks = sync.OnceValue(func() map[string]bool {
+var acks = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("ok okay k kk yes y yep yeah yup sure please pls plz thanks thank you ty lgtm great fine alright right good cool nice perfect so then ja oui sí si да ок") {
 		m[w] = true
 	}
 	return m
-})
+}}
 
 // resumeVerbs say "carry on", in the languages goAhead covers.
-var resumeVerbs = sync.OnceValue(func() map[string]bool {
+var resumeVerbs = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("continue cont resume proceed finish weiter weitermachen fortfahren continuez continuer continúa continua sigue prosegui продолжай продолжи продолжить дальше 继续 続けて 続行 계속 계속해") {
 		m[w] = true
 	}
 	return m
-})
+}}

@@ -57,7 +57,7 @@ func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "read-first", Priority: engine.High,
 		Kinds:  []event.Kind{event.PreTool, event.PostTool, event.PostCompact, event.SessionStart, event.SubagentStop},
-		Groups: readsKey.Group(),
+		Groups: ReadsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if active(c.Event, opts) {
 				c.Memo.Set(filesKey{}, look(c))
@@ -70,7 +70,7 @@ func Handler(opts func() Options) engine.Handler {
 			}
 			v, _ := c.Memo.Get(filesKey{})
 			files, _ := v.([]file)
-			return handle(ev, readsKey.Of(c.State.Session), files, opts().Mode), nil
+			return handle(ev, ReadsKey.Of(c.State.Session), files, opts().Mode), nil
 		},
 	}
 }

@@ -182,8 +182,8 @@ func TestReadBeforeWrite(t *testing.T) {
 					t.Errorf("step %d (%s %s %v): said %q, want %q", i, st.ev.Kind, st.ev.Tool.Name, st.ev.Tool.Paths, got, st.want)
 				}
 			}
-			if c.name == "a host that checks itself is skipped" && len(readsKey.Of(s.st.Session).Known) != 0 {
-				t.Errorf("state kept for a host that checks itself: %+v", readsKey.Of(s.st.Session).Known)
+			if c.name == "a host that checks itself is skipped" && len(ReadsKey.Of(s.st.Session).Known) != 0 {
+				t.Errorf("state kept for a host that checks itself: %+v", ReadsKey.Of(s.st.Session).Known)
 			}
 		})
 	}
@@ -200,9 +200,9 @@ func BenchmarkPreToolEdit(b *testing.B) {
 	h := Handler(func() Options { return Options{Mode: Block} })
 	st := engine.NewState(&event.Event{SessionID: "s", Host: "gemini"})
 	for i := range 511 {
-		readsKey.Of(st.Session).Add("", filepath.Join(root, "f", strings.Repeat("x", i%40), "file.go"), time.Now())
+		ReadsKey.Of(st.Session).Add("", filepath.Join(root, "f", strings.Repeat("x", i%40), "file.go"), time.Now())
 	}
-	readsKey.Of(st.Session).Add("", p, time.Time{})
+	ReadsKey.Of(st.Session).Add("", p, time.Time{})
 	ev := event.Event{Kind: event.PreTool, Host: "gemini", Facts: testHosts["gemini"], ProjectDir: root, Cwd: root, Tool: event.Tool{Name: event.Edit, Paths: []string{"a.go"}}}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -28,14 +28,14 @@ type KnownFile struct {
 	ModTime time.Time `json:"mtime,omitzero"`  // zero: not known
 }
 
-// readsKey is the group's key; its section's tag, 10, is in records on
+// ReadsKey is the group's key; its section's tag, 10, is in records on
 // disk.
-var readsKey = state.RegisterSession(10, "reads", "reads", func(r *Reads, c *binrec.Codec) {
+var ReadsKey = state.SessionKey[Reads]{Tag: 10, Name: "reads", JSON: "reads", Fields: func(r *Reads, c *binrec.Codec) {
 	binrec.List(c, &r.Known, func(k *KnownFile, c *binrec.Codec) {
 		c.Str(&k.Agent, &k.Path)
 		c.Time(&k.ModTime)
 	})
-})
+}}
 
 // Find returns the agent's record of the file, or nil.
 func (r *Reads) Find(agent, path string) *KnownFile {

@@ -45,7 +45,7 @@ func StartContext(opts OptionsFunc) engine.Handler {
 		Name: "session-context", Priority: engine.Normal,
 		Kinds: []event.Kind{event.SessionStart},
 		// The open todos, and the rules cache kept in the project.
-		Groups: todos.Key.Group() | rulesKey.Group(),
+		Groups: todos.Key.Group() | RulesKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return startContext(c, opts)
 		},
@@ -212,7 +212,7 @@ func startRules(c *engine.Call, o Options) rulesChoice {
 		defaults.note = "no project directory known"
 		return defaults
 	}
-	rules := rulesKey.Of(c.State.Project)
+	rules := RulesKey.Of(c.State.Project)
 	cache, update := loadRules(root, *rules, o)
 	if update != nil {
 		*rules = update

@@ -3,7 +3,8 @@ package session
 import (
 	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // errorClass is one kind of failure the strike counter recognises in tool
@@ -74,18 +75,18 @@ const fallbackClass = "failed"
 // errorPatterns compiles the catalogue on first use: most hook events see
 // no failure, and a process that never classifies one must not pay for
 // compiling two dozen expressions.
-var errorPatterns = sync.OnceValue(func() []*regexp.Regexp {
+var errorPatterns = lazy.Value[[]*regexp.Regexp]{New: func() []*regexp.Regexp {
 	out := make([]*regexp.Regexp, len(errorClasses))
 	for i, c := range errorClasses {
 		out[i] = regexp.MustCompile(c.Pattern)
 	}
 	return out
-})
+}}
 
 // classifyError names the class of a failure and returns the line that
 // shows it, for the error history.
 func classifyError(text string) (class, excerpt string) {
-	pats := errorPatterns()
+	pats := errorPatterns.Get()
 	for i, re := range pats {
 		if loc := re.FindStringIndex(text); loc != nil {
 			return errorClasses[i].Name, lineAt(text, loc[0])

@@ -16,6 +16,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/govstate"
 	"github.com/atreides-dev/atreides/internal/history"
 	"github.com/atreides-dev/atreides/internal/intent"
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"github.com/atreides-dev/atreides/internal/phase"
 	"github.com/atreides-dev/atreides/internal/state"
 	"github.com/atreides-dev/atreides/internal/strikes"
@@ -196,9 +197,11 @@ const (
 	freshBonusMax = 100
 )
 
-var priorityWeight = map[string]int{
-	anchors.Critical: 400, anchors.High: 300, anchors.Medium: 200, anchors.Low: 100,
-}
+var priorityWeight = lazy.Value[map[string]int]{New: func() map[string]int {
+	return map[string]int{
+		anchors.Critical: 400, anchors.High: 300, anchors.Medium: 200, anchors.Low: 100,
+	}
+}}
 
 // anchorScore is an anchor's place in the budget, and whether it is stale.
 // Critical anchors are never dropped for age, only marked.
@@ -208,7 +211,7 @@ func anchorScore(a anchors.Anchor, o Options, now time.Time) (score int, stale, 
 	if a.Priority == anchors.Critical {
 		score = scoreCritical
 	} else {
-		score = priorityWeight[a.Priority]
+		score = priorityWeight.Get()[a.Priority]
 	}
 	switch {
 	case stale:

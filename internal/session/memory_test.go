@@ -161,8 +161,8 @@ func TestRulesCacheAndIdentity(t *testing.T) {
 	if ctx := event.JoinEntries(r.Context); strings.Contains(ctx, "Stilgar") || len(ctx) > defaultStartBudget {
 		t.Errorf("the start names the roster or is over its budget (%d bytes):\n%s", len(ctx), ctx)
 	}
-	if r.Warning != "" || (*rulesKey.Of(p)) == nil || (*rulesKey.Of(p)).Text == "" {
-		t.Fatalf("warning %q, cache %+v", r.Warning, (*rulesKey.Of(p)))
+	if r.Warning != "" || (*RulesKey.Of(p)) == nil || (*RulesKey.Of(p)).Text == "" {
+		t.Fatalf("warning %q, cache %+v", r.Warning, (*RulesKey.Of(p)))
 	}
 	// Same size and mtime: the cache answers, the file is not read again.
 	fi, _ := os.Stat(path)

@@ -38,7 +38,7 @@ func PhaseTracker(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "phase", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.UserPrompt, event.PostTool},
-		Groups: phase.Key.Group() | workKey.Group(),
+		Groups: phase.Key.Group() | WorkKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool && c.Event.Tool.Name == event.Shell {
 				shellcall.Effects(c) // walked outside the lock
@@ -75,7 +75,7 @@ func trackPhase(c *engine.Call, opts OptionsFunc) (event.Result, error) {
 			return event.Result{}, nil
 		}
 		class := prompt.Classify(promptWords(c))
-		workKey.Of(s).Class = string(class)
+		WorkKey.Of(s).Class = string(class)
 		changed := ph.Set(phase.Intent, promptCause(class), ev.Time)
 		ph.Calls = 0
 		if !changed {

@@ -24,11 +24,11 @@ type RulesCache struct {
 	Text string `json:"text,omitempty"`
 }
 
-// rulesKey is the cache's group of the project record (nil: none yet);
+// RulesKey is the cache's group of the project record (nil: none yet);
 // its section's tag, 3, is in records on disk.
-var rulesKey = state.RegisterProject(3, "rules", "rules", func(r **RulesCache, c *binrec.Codec) {
+var RulesKey = state.ProjectKey[*RulesCache]{Tag: 3, Name: "rules", JSON: "rules", Fields: func(r **RulesCache, c *binrec.Codec) {
 	binrec.Last(c, r, (*RulesCache).fields)
-})
+}}
 
 func (r *RulesCache) fields(c *binrec.Codec) {
 	c.Str(&r.Path, &r.Opts)

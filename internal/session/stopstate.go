@@ -37,7 +37,7 @@ type StopState struct {
 
 // StopKey is the stop gate's key; its section's tag, 5, is in records on
 // disk.
-var StopKey = state.RegisterSession(5, "stop", "stop", (*StopState).fields)
+var StopKey = state.SessionKey[StopState]{Tag: 5, Name: "stop", JSON: "stop", Fields: (*StopState).fields}
 
 func (st *StopState) fields(c *binrec.Codec) {
 	c.Int(&st.Blocks)

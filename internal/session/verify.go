@@ -8,6 +8,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"github.com/atreides-dev/atreides/internal/project"
 	"github.com/atreides-dev/atreides/internal/shellcall"
 )
@@ -17,7 +18,7 @@ import (
 // build or lint run (passing or not: the agent has seen the result)
 // closes it.
 func trackWork(c *engine.Call, act activity, cause string) {
-	w := workKey.Of(c.State.Session)
+	w := WorkKey.Of(c.State.Session)
 	switch act {
 	case actVerify:
 		w.Verified()
@@ -48,7 +49,9 @@ func changesSource(c *engine.Call) bool {
 }
 
 // proseExt are the extensions of documents, whose changes no test covers.
-var proseExt = map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+var proseExt = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{".md": true, ".mdx": true, ".markdown": true, ".txt": true, ".rst": true, ".adoc": true}
+}}
 
 // sourcePath reports whether p (absolute, or relative to cwd) is inside
 // root, outside git's and atreides's own directories, and not a document.
@@ -58,7 +61,7 @@ func sourcePath(root, cwd, p string) bool {
 		return false
 	}
 	top, _, _ := strings.Cut(rel, "/")
-	return top != ".git" && top != ".atreides" && !proseExt[strings.ToLower(filepath.Ext(p))]
+	return top != ".git" && top != ".atreides" && !proseExt.Get()[strings.ToLower(filepath.Ext(p))]
 }
 
 // VerifyGate holds back a stop once when source files changed since the
@@ -86,7 +89,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
 		Kinds:  []event.Kind{event.Stop},
-		Groups: workKey.Group() | StopKey.Group(),
+		Groups: WorkKey.Group() | StopKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil
 		},
@@ -95,7 +98,7 @@ func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine
 
 func verifyGate(c *engine.Call, opts OptionsFunc, interrupted func(string) bool) event.Result {
 	ev, s := c.Event, c.State.Session
-	w := workKey.Of(s)
+	w := WorkKey.Of(s)
 	switch {
 	case ev.InSubagent(), w.Changes == 0, w.Nudged, c.Decision.Block:
 		return event.Result{}

@@ -23,9 +23,9 @@ type Work struct {
 	Nudged bool `json:"nudged,omitempty"`
 }
 
-// workKey is the work group's key; its section's tag, 9, is in records
+// WorkKey is the work group's key; its section's tag, 9, is in records
 // on disk.
-var workKey = state.RegisterSession(9, "work", "work", (*Work).fields)
+var WorkKey = state.SessionKey[Work]{Tag: 9, Name: "work", JSON: "work", Fields: (*Work).fields}
 
 func (k *Work) fields(c *binrec.Codec) {
 	c.Str(&k.Class)

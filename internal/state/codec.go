@@ -35,6 +35,7 @@ func DecodeSession(b []byte) (*Session, error) {
 // record also comes back split into its sections, for [encodeLoaded]; a
 // JSON one (an older version) is decoded in full, and then rec is nil.
 func decodeSession(b []byte, groups Groups) (s *Session, rec *raw, err error) {
+	ready()
 	v, err := recordVersion(b, kindSession)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decode session: %w", err)
@@ -73,6 +74,7 @@ func DecodeProject(b []byte) (*Project, error) {
 // decodeProject is [DecodeProject] of the housekeeping and groups only;
 // see decodeSession.
 func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
+	ready()
 	p := &Project{Version: ProjectVersion}
 	if len(b) == 0 {
 		return p, &raw{}, nil
@@ -105,6 +107,7 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 
 // EncodeSession encodes a session for storage, in the current version.
 func EncodeSession(s *Session) []byte {
+	ready()
 	s.Version = SessionVersion
 	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
 	return b
@@ -113,6 +116,7 @@ func EncodeSession(s *Session) []byte {
 // EncodeProject encodes the project record for storage, in the current
 // version.
 func EncodeProject(p *Project) []byte {
+	ready()
 	p.Version = ProjectVersion
 	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:], p, AllGroups, &raw{}, nil)
 	return b

@@ -10,8 +10,8 @@
 // AGENTS.md cache, the background tasks), and a feature's group too large
 // for every event to read is a record of its own beside it (the task
 // board; ownrecord.go). A feature keeps its group in its own package: it
-// registers a typed key with the group's section tags and codec
-// ([RegisterSession], [RegisterProject], [RegisterRecord]) and reads the
+// declares a typed key with the group's section tags and codec
+// ([Key], [RecordKey], listed in package statekeys) and reads the
 // group through it; state does not know its type (registry.go), and
 // reaches it only through the hooks a group may have ([SessionForgetter],
 // [Salvager], [Describer]).

@@ -56,8 +56,9 @@ func DecodeRecord(name string, b []byte) (any, error) { return ownRecordNamed(na
 func EncodeRecord(name string, v any) []byte { return ownRecordNamed(name).encode(v, 0) }
 
 func ownRecordNamed(name string) *ownRecord {
+	ready()
 	for _, r := range ownRecords {
-		if r.name == name {
+		if r != nil && r.name == name {
 			return r
 		}
 	}

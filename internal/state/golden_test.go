@@ -11,25 +11,8 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/atreides-dev/atreides/internal/agenttodos" // the agent's todos
-	_ "github.com/atreides-dev/atreides/internal/anchors"    // the anchors
-	_ "github.com/atreides-dev/atreides/internal/bgtasks"    // the background tasks
-	_ "github.com/atreides-dev/atreides/internal/collector"  // the context group
-	_ "github.com/atreides-dev/atreides/internal/compaction" // the memory group
-	_ "github.com/atreides-dev/atreides/internal/ctxbudget"  // the context budget group
-	_ "github.com/atreides-dev/atreides/internal/engine"     // the applied event ids
-	_ "github.com/atreides-dev/atreides/internal/governance" // the session's file snapshots
-	_ "github.com/atreides-dev/atreides/internal/govstate"   // the project's governance group
-	_ "github.com/atreides-dev/atreides/internal/history"    // the tool-call history
-	_ "github.com/atreides-dev/atreides/internal/phase"      // the phase group
-	_ "github.com/atreides-dev/atreides/internal/readfirst"  // the reads group
-	_ "github.com/atreides-dev/atreides/internal/session"    // the work, stop and rules groups
 	"github.com/atreides-dev/atreides/internal/state"
-	_ "github.com/atreides-dev/atreides/internal/strikes"   // the strikes group
-	_ "github.com/atreides-dev/atreides/internal/subagents" // the delegation registry
-	_ "github.com/atreides-dev/atreides/internal/taskboard" // the task board, a record of its own
-	_ "github.com/atreides-dev/atreides/internal/tasks"     // the error outbox, the session's task
-	_ "github.com/atreides-dev/atreides/internal/todos"     // the project's todos
+	_ "github.com/atreides-dev/atreides/internal/statekeys" // every feature's groups
 )
 
 // The records in testdata were written by the encoder as it stood before

@@ -14,11 +14,10 @@ import (
 // record that are decoded and encoded on their own. An event's handlers
 // declare the groups they read or write, and only those are decoded and
 // encoded (see [Load]); the rest of a record is carried over byte for byte.
-type Groups uint32
+type Groups uint64
 
-// The groups are the features' ([RegisterSession], [RegisterProject],
-// [RegisterRecord]), a bit each, handed out as they register (nextGroup):
-// no group's bit is stored. A session's identity, times, counters and
+// The groups are the features' ([Key], [RecordKey]), a bit each, by
+// their tags (groupOf): no group's bit is stored. A session's identity, times, counters and
 // subagents (its core) and the project's housekeeping (the last prune, a
 // salvage notice) are small and always loaded, so they are not groups.
 const (
@@ -27,7 +26,7 @@ const (
 
 	// NoGroups is a declaration of none, for a handler that needs no
 	// state beyond the cores: a handler's zero declaration means all.
-	NoGroups Groups = 1 << 31
+	NoGroups Groups = 1 << 63
 )
 
 func (g Groups) String() string {
@@ -44,18 +43,19 @@ func (g Groups) String() string {
 
 // groupName is the name of the registered group of bit; "" for none.
 func groupName(bit Groups) string {
-	for _, k := range sessionKeys {
-		if k != nil && k.group == bit {
+	ready()
+	for _, k := range &sessionKeys {
+		if k.ok() && k.group == bit {
 			return k.name
 		}
 	}
-	for _, k := range projectKeys {
-		if k != nil && k.group == bit {
+	for _, k := range &projectKeys {
+		if k.ok() && k.group == bit {
 			return k.name
 		}
 	}
 	for _, r := range ownRecords {
-		if r.group == bit {
+		if r != nil && r.group == bit {
 			return r.name
 		}
 	}
@@ -83,10 +83,11 @@ type section[T any] struct {
 	group  Groups // 0: the core, always decoded and written
 	name   string // for errors and salvage reports
 	fields func(*T, *binrec.Codec)
-	// zeroFields encodes the group's empty value, when fields of an empty
-	// record does not (a registered key's group, which such a record does
-	// not hold).
-	zeroFields func(*binrec.Codec)
+	// key codes the section of a registered key's group instead of
+	// fields: its own section (part -1) or its further section part. The
+	// key is the feature's, static data: registering it makes nothing.
+	key  keyCodec[T]
+	part int
 	// zero is the encoding of an empty group: a section that encodes to
 	// it is left out of the record. It is computed on the first encoding
 	// (setZeros), not when the program starts: every hook pays for
@@ -98,14 +99,33 @@ func newSection[T any](group Groups, name string, fields func(*T, *binrec.Codec)
 	return section[T]{group: group, name: name, fields: fields}
 }
 
+// keyCodec codes the sections of a registered key's group in records of
+// type R ([Key]).
+type keyCodec[R any] interface {
+	code(r *R, part int, c *binrec.Codec)
+	codeZero(part int, c *binrec.Codec)
+}
+
+// known reports whether this build has the section.
+func (sec *section[T]) known() bool { return sec.fields != nil || sec.key != nil }
+
+// code codes v's part of the section.
+func (sec *section[T]) code(v *T, c *binrec.Codec) {
+	if sec.key != nil {
+		sec.key.code(v, sec.part, c)
+		return
+	}
+	sec.fields(v, c)
+}
+
 // setZero computes the section's zero.
 func (sec *section[T]) setZero() {
-	if sec.fields == nil {
+	if !sec.known() {
 		return
 	}
 	w := binrec.Writer{}
-	if sec.zeroFields != nil {
-		sec.zeroFields(binrec.Encoder(&w))
+	if sec.key != nil {
+		sec.key.codeZero(sec.part, binrec.Encoder(&w))
 	} else {
 		sec.fields(new(T), binrec.Encoder(&w))
 	}
@@ -135,7 +155,7 @@ func setZeros() {
 func (sec *section[T]) encode(c *binrec.Codec, v *T) {
 	w := c.W
 	start := len(w.B)
-	sec.fields(v, c)
+	sec.code(v, c)
 	if sec.group != 0 && string(w.B[start:]) == sec.zero {
 		w.B = w.B[:start]
 	}
@@ -204,7 +224,7 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	c := binrec.Encoder(&body)
 	for tag := range maxSections {
 		body.B = body.B[:0]
-		if tag >= len(secs) || secs[tag].fields == nil {
+		if tag >= len(secs) || !secs[tag].known() {
 			// A section this build does not know: a newer build's group,
 			// or a feature not linked in.
 			putSection(w, tag, []byte(old[tag]))
@@ -237,7 +257,7 @@ func putSection(w *binrec.Writer, tag int, body []byte) {
 // decodeSections decodes the sections of groups (and the core) into v.
 func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) error {
 	for tag, sec := range secs {
-		if sec.fields == nil || sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
+		if !sec.known() || sec.group != 0 && groups&sec.group == 0 || rec[tag] == "" {
 			continue
 		}
 		if err := decodeSection(sec, rec[tag], v); err != nil {
@@ -250,7 +270,7 @@ func decodeSections[T any](secs []section[T], rec *raw, groups Groups, v *T) err
 func decodeSection[T any](sec section[T], b string, v *T) error {
 	c := binrec.Decoder(b)
 	r := c.R
-	sec.fields(v, c)
+	sec.code(v, c)
 	if r.Err() == nil && r.Len() > 0 {
 		r.Fail(fmt.Errorf("%d bytes left over", r.Len()))
 	}

@@ -53,9 +53,10 @@ func fill(v reflect.Value, n *int) {
 
 // fillGroups fills the groups of the registered keys: those of the
 // features this test binary links in (golden_test.go imports them all).
-func fillGroups[R record](r *R, keys *[maxSections]*registered[R], n *int) {
+func fillGroups[R record](r *R, keys *[maxSections]registered[R], n *int) {
+	ready()
 	for _, k := range keys {
-		if k != nil {
+		if k.ok() {
 			fill(reflect.ValueOf(k.of(r)).Elem(), n)
 		}
 	}
@@ -79,6 +80,9 @@ func TestRecordsKeepEveryField(t *testing.T) {
 	p.Version = ProjectVersion
 	// The records of their own (the task board) are encoded apart.
 	for _, r := range ownRecords {
+		if r == nil {
+			continue
+		}
 		v, _ := r.decode(nil)
 		fill(reflect.ValueOf(v).Elem(), &n)
 		got, err := r.decode(r.encode(v, 0))

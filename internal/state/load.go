@@ -35,6 +35,7 @@ type Loaded struct {
 // project record (as [LoadProject] does), decoding their cores and groups
 // only. A damaged or newer record is handled as there.
 func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded, error) {
+	ready()
 	l := &Loaded{groups: groups, tx: tx}
 	var err error
 	if l.Session, l.sessStored, l.sessRec, l.sessMove, err = loadSession(tx, id, host, now, groups); err != nil {
@@ -49,7 +50,7 @@ func Load(tx *store.Tx, id, host string, now time.Time, groups Groups) (*Loaded,
 	return l, nil
 }
 
-// LoadRecords reads the records of their own ([RegisterRecord]) of groups
+// LoadRecords reads the records of their own ([RecordKey]) of groups
 // into the project, in the transaction of [Load], those not loaded yet;
 // [Loaded.Save] then saves them. It is for a handler that needs a record
 // only sometimes (the error log's drain needs the task board when errors
@@ -59,8 +60,9 @@ func (l *Loaded) LoadRecords(groups Groups) error {
 	if l.tx == nil {
 		return nil
 	}
+	ready()
 	for i, r := range ownRecords {
-		if groups&r.group == 0 || l.loaded&r.group != 0 {
+		if r == nil || groups&r.group == 0 || l.loaded&r.group != 0 {
 			continue
 		}
 		stored, err := loadRecord(l.tx, l.Project, i)
@@ -78,6 +80,7 @@ func (l *Loaded) LoadRecords(groups Groups) error {
 // that keeps them elsewhere than in a store (tests). A record that does not
 // decode is an error here; only Load can quarantine it.
 func LoadBytes(session, project []byte, id, host string, now time.Time, groups Groups) (*Loaded, error) {
+	ready()
 	l := &Loaded{groups: groups, sessStored: session, projStored: project, sessRec: &raw{}}
 	var err error
 	if session == nil {
@@ -109,7 +112,7 @@ func (l *Loaded) Save(tx *store.Tx) error {
 		}
 	}
 	for i, r := range ownRecords {
-		if l.loaded&r.group != 0 {
+		if r != nil && l.loaded&r.group != 0 {
 			if err := saveRecord(tx, l.Project, i, l.recStored[i]); err != nil {
 				return err
 			}
@@ -129,6 +132,7 @@ func (l *Loaded) Save(tx *store.Tx) error {
 // not declare, and saving would lose either that change or the stored
 // group.
 func (l *Loaded) Encode() (session, project []byte, err error) {
+	ready()
 	if l.Session.ID != "" {
 		l.Session.Version = SessionVersion
 		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections[:], l.Session, l.groups, l.sessRec)
@@ -140,7 +144,7 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		}
 	}
 	for i, r := range ownRecords {
-		if v := l.Project.records[i]; l.loaded&r.group == 0 && v != nil && !emptyValue(reflect.ValueOf(v).Elem()) {
+		if v := l.Project.records[i]; r != nil && l.loaded&r.group == 0 && v != nil && !emptyValue(reflect.ValueOf(v).Elem()) {
 			return nil, nil, fmt.Errorf("save project state: the %s group was changed by a handler that did not declare it", r.name)
 		}
 	}

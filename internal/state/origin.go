@@ -12,7 +12,7 @@ import (
 // input, not this user's instruction: it is stamped with its origin when
 // written ([Project.Here]) and shown with it ([Project.Elsewhere]); a
 // group keeps its entries' origins in a section of its own ([CodeOrigins],
-// [Also]).
+// [Key.More]).
 
 // Bounds of an origin as shown: a record any machine may write could
 // hold anything there.

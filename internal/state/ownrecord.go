@@ -13,15 +13,27 @@ import (
 // a record of its own beside the project record (project/NAME.rec): a
 // task board of a thousand tasks is a few hundred kilobytes, and the
 // project record is read, and often written, by every hook event. It
-// declares the record with [RegisterRecord]; only an event whose handlers
+// declares the record with a [RecordKey]; only an event whose handlers
 // declare its group or ask for it ([Loaded.LoadRecords]), and the
 // commands, read it. Such a record is the one copy of what it holds: one
 // that does not decode is an error, never replaced by an empty one.
 
-// RecordKey is a feature's record of type T beside the project record.
+// RecordKey is a feature's record of type T beside the project record,
+// declared as static data as a [Key] is: its index among the records of
+// their own (fixed within a build: it is the record's slot in a
+// [Project]), its name (the record's key in the store, fixed forever),
+// what it is (for errors: "task board"), its kind byte and encoding
+// version, the codec of its first section, which is always written, and
+// its further sections (at tags 1, 2, ... in order), written when they
+// hold something.
 type RecordKey[T any] struct {
-	i     int // its index in ownRecords
-	group Groups
+	Index   int
+	Name    string
+	What    string
+	Kind    byte
+	Version int
+	Fields  func(*T, *binrec.Codec)
+	More    []Section[T]
 }
 
 // ownRecord is a registered record, untyped.
@@ -32,33 +44,30 @@ type ownRecord struct {
 	encode     func(v any, sizeHint int) []byte
 }
 
-// maxRecords bounds the registered records.
+// maxRecords bounds the records of their own.
 const maxRecords = 4
 
-// ownRecords are the registered records, in their order of registration.
-var ownRecords []*ownRecord
+// ownRecords are the registered records, by index; nil: none registered
+// there.
+var ownRecords [maxRecords]*ownRecord
 
-// RegisterRecord declares a record of its own of type T beside the
-// project record: its name (the record's key in the store, fixed
-// forever), what it is (for errors: "task board"), its kind byte and
-// encoding version, and the codec of its first section, which is always
-// written; further sections ([Also], at tags 1, 2, ... in order) are
-// written when they hold something. Call it once per record, to
-// initialise a package variable.
-func RegisterRecord[T any](name, what string, kind byte, version int, fields func(*T, *binrec.Codec), more ...Section[T]) RecordKey[T] {
-	if len(ownRecords) == maxRecords || nextGroup >= NoGroups {
-		panic("state: no record left for " + name)
+// register places the record in ownRecords, unless its index is taken or
+// out of range, or its sections are out of order (which TestKeysUnique of
+// package statekeys and [CheckKeys] report).
+func (k *RecordKey[T]) register() {
+	if k.Index < 0 || k.Index >= maxRecords || ownRecords[k.Index] != nil || k.Fields == nil {
+		return
 	}
-	secs := []section[T]{newSection(0, name, fields)}
-	for _, s := range more {
-		if s.tag != len(secs) {
-			panic(fmt.Sprintf("state: section %d (%s) of record %s out of order", s.tag, s.name, name))
+	secs := []section[T]{newSection(0, k.Name, k.Fields)}
+	for _, s := range k.More {
+		if s.Tag != len(secs) {
+			return
 		}
-		secs = append(secs, newSection(0, s.name, s.fields))
+		secs = append(secs, newSection(0, s.Name, s.Fields))
 	}
-	k := RecordKey[T]{i: len(ownRecords), group: nextGroup}
-	nextGroup <<= 1
-	ownRecords = append(ownRecords, &ownRecord{name: name, what: what, group: k.group,
+	kind, version, what := k.Kind, k.Version, k.What
+	g := k.group()
+	ownRecords[k.Index] = &ownRecord{name: k.Name, what: what, group: g,
 		decode: func(b []byte) (any, error) {
 			v := new(T)
 			if len(b) == 0 {
@@ -83,17 +92,45 @@ func RegisterRecord[T any](name, what string, kind byte, version int, fields fun
 		encode: func(v any, sizeHint int) []byte {
 			b, _ := encodeRecord(kind, version, secs, v.(*T), AllGroups, &raw{}, make([]byte, 0, sizeHint+sizeHint/8))
 			return b
-		}})
-	return k
+		}}
+	registeredGroups.Store(registeredGroups.Load() | uint64(g))
+}
+
+func (k *RecordKey[T]) slot() (byte, int, string) { return 'R', k.Index, k.Name }
+
+func (k *RecordKey[T]) sections() []int {
+	tags := make([]int, len(k.More))
+	for i, s := range k.More {
+		tags[i] = s.Tag
+	}
+	return tags
+}
+
+func (k RecordKey[T]) group() Groups {
+	if k.Index < 0 || k.Index >= maxRecords {
+		return 0
+	}
+	return 1 << (recordBit0 + k.Index)
+}
+
+// use returns the record's group, registering it if it is not yet (see
+// [Key.use]).
+func (k RecordKey[T]) use() Groups {
+	g := k.group()
+	if Groups(registeredGroups.Load())&g == 0 {
+		useSlow(k.register)
+	}
+	return g
 }
 
 // Group is the record's group, for a handler's declaration.
-func (k RecordKey[T]) Group() Groups { return k.group }
+func (k RecordKey[T]) Group() Groups { return k.use() }
 
 // Read returns the project's record of the key for reading, empty if it
 // was not loaded, and never changes the project; see [Key.Read].
 func (k RecordKey[T]) Read(p *Project) *T {
-	if v, ok := p.records[k.i].(*T); ok {
+	k.use()
+	if v, ok := p.records[k.Index].(*T); ok {
 		return v
 	}
 	return new(T)
@@ -102,11 +139,12 @@ func (k RecordKey[T]) Read(p *Project) *T {
 // Of returns the project's record of the key, empty if it was not loaded,
 // placing it in the project so that changes to it are saved.
 func (k RecordKey[T]) Of(p *Project) *T {
-	if v, ok := p.records[k.i].(*T); ok {
+	k.use()
+	if v, ok := p.records[k.Index].(*T); ok {
 		return v
 	}
 	v := new(T)
-	p.records[k.i] = v
+	p.records[k.Index] = v
 	return v
 }
 

@@ -95,8 +95,9 @@ func partName(key string) string {
 	if key == "housekeeping" {
 		return "housekeeping (when old sessions were last pruned)"
 	}
-	for tag, k := range projectKeys {
-		if k != nil && k.holds(key, projectSections[tag].name) {
+	ready()
+	for tag, k := range &projectKeys {
+		if k.ok() && k.holds(key, projectSections[tag].name) {
 			return k.describe()
 		}
 	}
@@ -161,10 +162,11 @@ func salvageProject(b []byte) (*Project, []string) {
 // each whole one that is not damaged inside.
 func salvageBinaryProject(b []byte) (*Project, []string) {
 	p := &Project{Version: ProjectVersion}
+	ready()
 	rec, err := splitRecord(b, kindProject, ProjectVersion)
 	var lost []string
 	for tag, sec := range projectSections {
-		if sec.fields == nil {
+		if !sec.known() {
 			continue // no group of this build's
 		}
 		if rec[tag] == "" {

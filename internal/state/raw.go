@@ -16,7 +16,7 @@ type Raw struct {
 	// ProjectErr is a record file that could not be read.
 	ProjectErr error
 	// Records are the records of their own beside the project
-	// ([RegisterRecord]), in their order of registration.
+	// ([RecordKey]), by index.
 	Records     []RawRecord
 	Quarantined []Quarantined
 }
@@ -32,6 +32,7 @@ type RawRecord struct {
 // ReadRaw copies every record out of tx. It decodes nothing but the
 // quarantine's small JSON entries.
 func ReadRaw(tx *store.Tx) (*Raw, error) {
+	ready()
 	r := &Raw{}
 	err := sessionRecords(tx, func(id string, b []byte, err error) error {
 		r.Sessions = append(r.Sessions, RawRecord{ID: id, Data: bytes.Clone(b), Err: err})
@@ -43,6 +44,9 @@ func ReadRaw(tx *store.Tx) (*Raw, error) {
 	b, _, err := storedProject(tx)
 	r.Project, r.ProjectErr = bytes.Clone(b), err
 	for _, rec := range ownRecords {
+		if rec == nil {
+			continue
+		}
 		b, err := tx.Record(setProject, rec.name)
 		r.Records = append(r.Records, RawRecord{ID: rec.name, Data: bytes.Clone(b), Err: err})
 	}
@@ -87,8 +91,12 @@ func (r *Raw) Decode() *Decoded {
 			d.Project = p
 		}
 	}
-	for i, rec := range r.Records {
+	for _, rec := range r.Records {
 		v, err := any(nil), rec.Err
+		i := ownRecordIndex(rec.ID)
+		if i < 0 {
+			continue // read by ReadRaw, which lists the registered ones only
+		}
 		if err == nil {
 			v, err = ownRecords[i].decode(rec.Data)
 		}
@@ -99,4 +107,15 @@ func (r *Raw) Decode() *Decoded {
 		}
 	}
 	return d
+}
+
+// ownRecordIndex is the index of the registered record named name, or
+// -1.
+func ownRecordIndex(name string) int {
+	for i, r := range ownRecords {
+		if r != nil && r.name == name {
+			return i
+		}
+	}
+	return -1
 }

@@ -3,32 +3,51 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/atreides-dev/atreides/internal/binrec"
 )
 
 // A feature keeps its part of the session or project record in its own
 // package, as x/tools' analyzers keep their facts: it declares a key with
-// its group's type, its section's tag and its codec,
+// its group's type, its section's tag and its codec, as static data (a
+// composite literal of constants and functions costs no start-up work,
+// which every hook process would pay),
 //
-//	var workKey = state.RegisterSession(9, "work", "work", (*Work).fields)
+//	var workKey = state.SessionKey[Work]{Tag: 9, Name: "work", JSON: "work", Fields: (*Work).fields}
 //
-// declares workKey.Group() on its handlers, and reads and writes the group
-// with workKey.Of(session). State knows no feature's type: it splits the
-// record into sections, decodes those of the declared groups through their
-// keys, and carries the others (and those of a feature not linked into
-// this binary) over byte for byte.
+// lists it in package statekeys (the one list of every key), declares
+// workKey.Group() on its handlers, and reads and writes the group with
+// workKey.Of(session). State knows no feature's type: it splits the record
+// into sections, decodes those of the declared groups through their keys,
+// and carries the others (and those of a feature not linked into this
+// binary) over byte for byte. The keys' tables are built on first use
+// (registered): from the list, and for a key used in a binary without
+// the list (a feature's tests), from the key itself.
 
 // record is a record features keep groups in.
 type record interface{ Session | Project }
 
-// Key is a feature's group of type T in records of type R.
+// Key is a feature's group of type T in records of type R. Its fields
+// are fixed forever once records hold them: its section's tag in the
+// record, its name (for errors and reports), the member of the record's
+// JSON encoding that holds it (older records are JSON; for the project,
+// "" puts the group's members at the top, beside its own, as the oldest
+// records hold the todos and the anchors), the codec of its fields, and
+// the further sections of a group whose later fields went to sections of
+// their own, so that an older build keeps them as a newer build's. An
+// empty group (one that encodes as the zero T does) has no section.
 type Key[R record, T any] struct {
-	tag   int
-	group Groups
+	Tag    int
+	Name   string
+	JSON   string
+	Fields func(*T, *binrec.Codec)
+	More   []Section[T]
 }
 
 // SessionKey is a feature's group of the session record.
@@ -37,7 +56,28 @@ type SessionKey[T any] = Key[Session, T]
 // ProjectKey is a feature's group of the project record.
 type ProjectKey[T any] = Key[Project, T]
 
-// registered is a registered key, untyped.
+// Section is a further section of a key's group, at Tag (past the group's
+// own: a record's sections are decoded in tag order, so it sees what they
+// decoded), with its name and codec. It is decoded and encoded with the
+// group, and left out when empty, as the group's own section is.
+type Section[T any] struct {
+	Tag    int
+	Name   string
+	Fields func(*T, *binrec.Codec)
+}
+
+// Registrant is a key of any record and type: [Key] and [RecordKey], for
+// the list of every key (package statekeys) and [CheckKeys].
+type Registrant interface {
+	register()
+	// slot is where the key is: its record ('S', 'P', or 'R' for a
+	// record of its own) and its tag or index; and its name.
+	slot() (rec byte, at int, name string)
+	// sections are the tags of its sections past the first.
+	sections() []int
+}
+
+// registered is a registered key, untyped; typ nil: none.
 type registered[R record] struct {
 	name, json string
 	tag        int
@@ -54,90 +94,192 @@ func (k *registered[R]) of(r *R) any {
 	return s[k.tag]
 }
 
+// ok reports whether a key is registered there.
+func (k *registered[R]) ok() bool { return k.typ != nil }
+
 // The registered keys, by tag.
 var (
-	sessionKeys [maxSections]*registered[Session]
-	projectKeys [maxSections]*registered[Project]
+	sessionKeys [maxSections]registered[Session]
+	projectKeys [maxSections]registered[Project]
 )
 
-// nextGroup is the group bit the next registered key or record takes.
-var nextGroup Groups = 1
+// The group bits: a session key's is its tag's, a project key's follows
+// the session's, and a record of its own's follows those. No group's bit
+// is stored, so the assignment may change between builds.
+const (
+	projectBit0 = maxSections - 1
+	recordBit0  = 2 * (maxSections - 1)
+)
 
-// RegisterSession declares a session group of type T: its section's tag
-// in the record (fixed forever: records on disk hold it), its name (for
-// errors and reports), the member of the session's JSON encoding that
-// holds it (older records are JSON), and the codec of its fields. An empty
-// group (one that encodes as the zero T does) has no section. A group
-// whose later fields went to sections of their own (so that an older
-// build keeps them as a newer build's) lists those sections in more
-// ([Also]). Call it once per group, to initialise a package variable: a
-// tag taken twice is a programming error, reported when the program
-// starts by a panic.
-func RegisterSession[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec), more ...Section[T]) SessionKey[T] {
-	return register(&sessionSections, &sessionKeys, tag, name, jsonName, fields, more)
-}
-
-// RegisterProject is [RegisterSession] for a group of the project record.
-// A jsonName of "" puts the group's members at the top of the project's
-// JSON encoding, beside its own, as the oldest records hold the todos
-// ("next_id", "todos") and the anchors.
-func RegisterProject[T any](tag int, name, jsonName string, fields func(*T, *binrec.Codec), more ...Section[T]) ProjectKey[T] {
-	return register(&projectSections, &projectKeys, tag, name, jsonName, fields, more)
-}
-
-// Section is a further section of a registered group: see [Also].
-type Section[T any] struct {
-	tag    int
-	name   string
-	fields func(*T, *binrec.Codec)
-}
-
-// Also is a further section of a group, at tag (past the group's own: a
-// record's sections are decoded in tag order, so it sees what they
-// decoded), with its name and codec. It is decoded and encoded with the
-// group, and left out when empty, as the group's own section is.
-func Also[T any](tag int, name string, fields func(*T, *binrec.Codec)) Section[T] {
-	return Section[T]{tag: tag, name: name, fields: fields}
-}
-
-func register[R record, T any](secs *[maxSections]section[R], keys *[maxSections]*registered[R], tag int, name, jsonName string, fields func(*T, *binrec.Codec), more []Section[T]) Key[R, T] {
-	if nextGroup >= NoGroups {
-		panic("state: no group left for " + name)
+// groupOf is the group bit of the key at tag in records of type R.
+func groupOf[R record](tag int) Groups {
+	if tag <= 0 || tag >= maxSections {
+		return 0
 	}
-	k := Key[R, T]{tag: tag, group: nextGroup}
-	keySection(secs, k, tag, name, fields)
-	for _, s := range more {
-		keySection(secs, k, s.tag, s.name, s.fields)
+	if _, ok := any((*R)(nil)).(*Project); ok {
+		return 1 << (projectBit0 + tag - 1)
 	}
-	nextGroup <<= 1
-	keys[tag] = &registered[R]{name: name, json: jsonName, tag: tag, group: k.group, typ: reflect.TypeFor[T]()}
-	return k
+	return 1 << (tag - 1)
 }
 
-// keySection places the section at tag of the key's group. Its closures
-// capture only what they use: every hook pays for the registrations in
-// its start-up (TestHookInitBudget).
-func keySection[R record, T any](secs *[maxSections]section[R], k Key[R, T], tag int, name string, fields func(*T, *binrec.Codec)) {
-	if tag <= 0 || tag >= maxSections || secs[tag].fields != nil || tag < k.tag {
-		panic(fmt.Sprintf("state: section %d (%s) out of range, taken, or before its group's", tag, name))
+// register places the key in its record's tables, unless its tag is
+// taken (a duplicate, which TestKeysUnique of package statekeys reports)
+// or out of range.
+func (k *Key[R, T]) register() {
+	secs, keys := recordTables[R]()
+	if k.Tag <= 0 || k.Tag >= maxSections || keys[k.Tag].ok() || k.Fields == nil {
+		return
 	}
-	at := k.tag
-	secs[tag] = section[R]{group: k.group, name: name,
-		zeroFields: func(c *binrec.Codec) { fields(new(T), c) },
-		fields: func(r *R, c *binrec.Codec) {
-			v, ok := slots(r)[at].(*T)
-			if !ok {
-				if !c.Decoding() {
-					return // a group the record does not hold encodes as empty, without being made
-				}
-				v = new(T)
-				slots(r)[at] = v
-			}
-			fields(v, c)
-		}}
+	g := groupOf[R](k.Tag)
+	keySection(secs, k, g, k.Tag, k.Name, -1)
+	for i, s := range k.More {
+		if s.Tag > k.Tag && s.Tag < maxSections && !secs[s.Tag].known() {
+			keySection(secs, k, g, s.Tag, s.Name, i)
+		}
+	}
+	keys[k.Tag] = registered[R]{name: k.Name, json: k.JSON, tag: k.Tag, group: g, typ: reflect.TypeFor[T]()}
+	registeredGroups.Store(uint64(registeredGroups.Load() | uint64(g)))
+}
+
+func (k *Key[R, T]) slot() (byte, int, string) {
+	if _, ok := any((*R)(nil)).(*Project); ok {
+		return kindProject, k.Tag, k.Name
+	}
+	return kindSession, k.Tag, k.Name
+}
+
+func (k *Key[R, T]) sections() []int {
+	tags := make([]int, len(k.More))
+	for i, s := range k.More {
+		tags[i] = s.Tag
+	}
+	return tags
+}
+
+// recordTables are the sections and keys of records of type R.
+func recordTables[R record]() (*[maxSections]section[R], *[maxSections]registered[R]) {
+	switch any((*R)(nil)).(type) {
+	case *Project:
+		return any(&projectSections).(*[maxSections]section[R]), any(&projectKeys).(*[maxSections]registered[R])
+	}
+	return any(&sessionSections).(*[maxSections]section[R]), any(&sessionKeys).(*[maxSections]registered[R])
+}
+
+// keySection places the section at tag of the key's group: its own
+// (part -1) or its further section part.
+func keySection[R record, T any](secs *[maxSections]section[R], k *Key[R, T], group Groups, tag int, name string, part int) {
+	secs[tag] = section[R]{group: group, name: name, key: k, part: part}
 	if zerosSet {
 		secs[tag].setZero()
 	}
+}
+
+// code codes r's group of k in the section part (-1: the group's own).
+func (k *Key[R, T]) code(r *R, part int, c *binrec.Codec) {
+	v, ok := slots(r)[k.Tag].(*T)
+	if !ok {
+		if !c.Decoding() {
+			return // a group the record does not hold encodes as empty, without being made
+		}
+		v = new(T)
+		slots(r)[k.Tag] = v
+	}
+	k.fields(part)(v, c)
+}
+
+// codeZero codes the section part of an empty group.
+func (k *Key[R, T]) codeZero(part int, c *binrec.Codec) { k.fields(part)(new(T), c) }
+
+func (k *Key[R, T]) fields(part int) func(*T, *binrec.Codec) {
+	if part < 0 {
+		return k.Fields
+	}
+	return k.More[part].Fields
+}
+
+// The registry: every key of the list ([Install]) is registered on first
+// use of the tables, and a key used before then, or missing from the list,
+// when it is used.
+var (
+	keyList          []Registrant
+	registryOnce     sync.Once
+	registryMu       sync.Mutex
+	registeredGroups atomic.Uint64
+)
+
+// Install sets the list of every key, which package statekeys holds; its
+// keys are registered on the first use of the records' tables. Call it
+// once, before any record is read.
+func Install(keys []Registrant) { keyList = keys }
+
+// ready registers the keys of the list, once: every reader of the tables
+// calls it first.
+func ready() { registryOnce.Do(registerList) }
+
+func registerList() {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	for _, k := range keyList {
+		k.register()
+	}
+}
+
+// use returns the key's group, registering the key if it is not yet: the
+// key of a feature whose binary has no list (its tests), or a key missing
+// from the list.
+func (k Key[R, T]) use() Groups {
+	g := groupOf[R](k.Tag)
+	if Groups(registeredGroups.Load())&g == 0 {
+		useSlow(func() {
+			own := k // the tables keep the key: a copy of its own, made here only
+			own.register()
+		})
+	}
+	return g
+}
+
+func useSlow(register func()) {
+	ready()
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	register()
+}
+
+// CheckKeys reports the keys of the list that take a tag, index or name
+// another took, or that are out of range: a record's sections must stay
+// where records on disk hold them.
+func CheckKeys(keys []Registrant) error {
+	var errs []error
+	taken := map[[2]int]string{}
+	names := map[string]bool{}
+	for _, k := range keys {
+		rec, at, name := k.slot()
+		limit := maxSections
+		if rec == 'R' {
+			limit = maxRecords
+		}
+		if at <= 0 && rec != 'R' || at < 0 || at >= limit {
+			errs = append(errs, fmt.Errorf("%s: %c %d out of range", name, rec, at))
+		}
+		if names[name] {
+			errs = append(errs, fmt.Errorf("%s: a name another key has", name))
+		}
+		names[name] = true
+		for i, tag := range append([]int{at}, k.sections()...) {
+			if i > 0 && (tag <= at || tag >= maxSections) && rec != 'R' {
+				errs = append(errs, fmt.Errorf("%s: section %d out of range or before its group's", name, tag))
+			}
+			if i > 0 && rec == 'R' {
+				continue // a record's sections are its own
+			}
+			slot := [2]int{int(rec), tag}
+			if other, ok := taken[slot]; ok {
+				errs = append(errs, fmt.Errorf("%s: %c %d, which %s has", name, rec, tag, other))
+			}
+			taken[slot] = name
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // The hooks of the record machinery into a group, which a group's type
@@ -160,10 +302,11 @@ type (
 // ([SessionForgetter]): an event that may prune loads them, so that
 // [Prune] tells them which sessions went.
 func PruneGroups() Groups {
+	ready()
 	var g Groups
 	forgetter := reflect.TypeFor[SessionForgetter]()
-	for _, k := range projectKeys {
-		if k != nil && reflect.PointerTo(k.typ).Implements(forgetter) {
+	for _, k := range &projectKeys {
+		if k.ok() && reflect.PointerTo(k.typ).Implements(forgetter) {
 			g |= k.group
 		}
 	}
@@ -221,14 +364,15 @@ func slots[R record](r *R) *[maxSections]any {
 }
 
 // Group is the key's group, for a handler's declaration.
-func (k Key[R, T]) Group() Groups { return k.group }
+func (k Key[R, T]) Group() Groups { return k.use() }
 
 // Read returns the record's group of the key for reading, zero if the
 // record has none (or the group was not loaded), and never changes the
 // record: records shared between readers (the dashboard's snapshot) are
 // read through it. Use [Key.Of] to change a group.
 func (k Key[R, T]) Read(r *R) *T {
-	if v, ok := slots(r)[k.tag].(*T); ok {
+	k.use()
+	if v, ok := slots(r)[k.Tag].(*T); ok {
 		return v
 	}
 	return new(T)
@@ -238,12 +382,13 @@ func (k Key[R, T]) Read(r *R) *T {
 // (or the group was not loaded), placing it in the record so that changes
 // to it are saved, if the group was declared.
 func (k Key[R, T]) Of(r *R) *T {
+	k.use()
 	s := slots(r)
-	if v, ok := s[k.tag].(*T); ok {
+	if v, ok := s[k.Tag].(*T); ok {
 		return v
 	}
 	v := new(T)
-	s[k.tag] = v
+	s[k.Tag] = v
 	return v
 }
 
@@ -276,7 +421,8 @@ func (p *Project) UnmarshalJSON(b []byte) error {
 	return unmarshalGroups(b, p, (*projectFields)(p), &projectKeys)
 }
 
-func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) ([]byte, error) {
+func marshalGroups[R record](r *R, own any, keys *[maxSections]registered[R]) ([]byte, error) {
+	ready()
 	b, err := json.Marshal(own)
 	if err != nil {
 		return nil, err
@@ -284,7 +430,7 @@ func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) (
 	b = bytes.TrimSuffix(b, []byte("}"))
 	for tag, k := range keys {
 		v := slots(r)[tag]
-		if k == nil || v == nil || empty(reflect.ValueOf(v).Elem()) {
+		if !k.ok() || v == nil || empty(reflect.ValueOf(v).Elem()) {
 			continue
 		}
 		g, err := json.Marshal(v)
@@ -309,7 +455,8 @@ func marshalGroups[R record](r *R, own any, keys *[maxSections]*registered[R]) (
 	return append(b, '}'), nil
 }
 
-func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*registered[R]) error {
+func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]registered[R]) error {
+	ready()
 	if err := json.Unmarshal(b, own); err != nil {
 		return err
 	}
@@ -318,7 +465,7 @@ func unmarshalGroups[R record](b []byte, r *R, own any, keys *[maxSections]*regi
 		return err
 	}
 	for _, k := range keys {
-		if k == nil {
+		if !k.ok() {
 			continue
 		}
 		if k.json == "" {

@@ -31,14 +31,14 @@ func (n *note) fields(c *binrec.Codec) {
 // test binary links it) is set aside and put back after the test.
 // TestNewerSectionsKept takes that tag for a newer build's.
 func registerNote(t *testing.T) SessionKey[note] {
-	tag, next := maxSections-1, nextGroup
+	ready()
+	tag := maxSections - 1
 	key, sec := sessionKeys[tag], sessionSections[tag]
-	sessionKeys[tag], sessionSections[tag] = nil, section[Session]{}
-	t.Cleanup(func() {
-		sessionKeys[tag], sessionSections[tag] = key, sec
-		nextGroup = next
-	})
-	return RegisterSession(tag, "note", "note", (*note).fields)
+	sessionKeys[tag], sessionSections[tag] = registered[Session]{}, section[Session]{}
+	t.Cleanup(func() { sessionKeys[tag], sessionSections[tag] = key, sec })
+	k := SessionKey[note]{Tag: tag, Name: "note", JSON: "note", Fields: (*note).fields}
+	k.register()
+	return k
 }
 
 // TestRegisteredGroup: a registered group is encoded in its section when
@@ -100,8 +100,8 @@ func TestRegisteredGroup(t *testing.T) {
 func TestReadLeavesRecord(t *testing.T) {
 	k := registerNote(t)
 	var s Session
-	if got := k.Read(&s); got.Text != "" || s.groups[k.tag] != nil {
-		t.Fatalf("Read = %+v, slot %v: want a zero group and an untouched record", got, s.groups[k.tag])
+	if got := k.Read(&s); got.Text != "" || s.groups[k.Tag] != nil {
+		t.Fatalf("Read = %+v, slot %v: want a zero group and an untouched record", got, s.groups[k.Tag])
 	}
 	k.Of(&s).Text = "kept"
 	if got := k.Read(&s).Text; got != "kept" {
@@ -143,13 +143,15 @@ const tallyTag, tallyExtraTag = maxSections - 3, maxSections - 2
 
 // registerTally registers the tally group for the test at hand only.
 func registerTally(t *testing.T) ProjectKey[tally] {
-	next := nextGroup
+	ready()
 	t.Cleanup(func() {
-		projectKeys[tallyTag] = nil
+		projectKeys[tallyTag] = registered[Project]{}
 		projectSections[tallyTag], projectSections[tallyExtraTag] = section[Project]{}, section[Project]{}
-		nextGroup = next
 	})
-	return RegisterProject(tallyTag, "tally", "", (*tally).fields, Also(tallyExtraTag, "tally extra", (*tally).extra))
+	k := ProjectKey[tally]{Tag: tallyTag, Name: "tally", Fields: (*tally).fields,
+		More: []Section[tally]{{Tag: tallyExtraTag, Name: "tally extra", Fields: (*tally).extra}}}
+	k.register()
+	return k
 }
 
 // TestGroupOfTwoSections: a group's further section is written only when
@@ -215,9 +217,13 @@ func (p *pad) marks(c *binrec.Codec) {
 
 // registerPad registers the pad record for the test at hand only.
 func registerPad(t *testing.T) RecordKey[pad] {
-	n, next := len(ownRecords), nextGroup
-	t.Cleanup(func() { ownRecords, nextGroup = ownRecords[:n], next })
-	return RegisterRecord("pad", "note pad", 'N', 1, (*pad).fields, Also(1, "marks", (*pad).marks))
+	ready()
+	i := slices.Index(ownRecords[:], nil)
+	t.Cleanup(func() { ownRecords[i] = nil })
+	k := RecordKey[pad]{Index: i, Name: "pad", What: "note pad", Kind: 'N', Version: 1, Fields: (*pad).fields,
+		More: []Section[pad]{{Tag: 1, Name: "marks", Fields: (*pad).marks}}}
+	k.register()
+	return k
 }
 
 // TestPartNames: a lost part of a damaged project record is reported as

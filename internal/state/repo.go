@@ -265,7 +265,10 @@ func loadProjectAll(tx *store.Tx) (*Project, *recordsStored, error) {
 		return nil, nil, err
 	}
 	var stored recordsStored
-	for i := range ownRecords {
+	for i, r := range ownRecords {
+		if r == nil {
+			continue
+		}
 		if stored[i], err = loadRecord(tx, p, i); err != nil {
 			return nil, nil, err
 		}
@@ -353,7 +356,10 @@ func saveProject(tx *store.Tx, p *Project, stored *recordsStored) error {
 	if err := putProject(tx, EncodeProject(p), true); err != nil {
 		return err
 	}
-	for i := range ownRecords {
+	for i, r := range ownRecords {
+		if r == nil {
+			continue
+		}
 		if err := saveRecord(tx, p, i, stored[i]); err != nil {
 			return err
 		}

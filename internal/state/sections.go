@@ -11,15 +11,15 @@ import "github.com/atreides-dev/atreides/internal/binrec"
 // records and fails when one is not carried through.
 
 // sessionSections are the session record's sections, by tag: its core,
-// and those of the registered keys ([RegisterSession]).
+// and those of the registered keys ([SessionKey]).
 var sessionSections = [maxSections]section[Session]{
-	0: newSection(0, "core", (*Session).coreFields),
+	0: {name: "core", fields: (*Session).coreFields}, // a composite literal: static data, no init work
 }
 
 // projectSections are the project record's sections, by tag: its
-// housekeeping, and those of the registered keys ([RegisterProject]).
+// housekeeping, and those of the registered keys ([ProjectKey]).
 var projectSections = [maxSections]section[Project]{
-	0: newSection(0, "housekeeping", (*Project).coreFields),
+	0: {name: "housekeeping", fields: (*Project).coreFields},
 }
 
 func (s *Session) coreFields(c *binrec.Codec) {

@@ -5,7 +5,7 @@ import "time"
 // Session is what atreides remembers of one agent session: who and where
 // it is, its counters and subagents, and one group per feature (the
 // recorder's tool-call history among them). A new feature declares its group in its own package
-// with a key ([RegisterSession]) and adds nothing here. Groups are encoded
+// with a key ([SessionKey]) and adds nothing here. Groups are encoded
 // as nested objects in JSON, empty ones left out.
 type Session struct {
 	Version    int       `json:"v"`

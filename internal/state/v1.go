@@ -3,6 +3,8 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // A session record of encoding version 1 held every feature's fields side
@@ -13,20 +15,24 @@ import (
 
 // v1Moves are the members of a version 1 record that moved into a group:
 // the group's member and the field there.
-var v1Moves = map[string][2]string{
-	"phase":       {"phase", "current"},
-	"phase_calls": {"phase", "calls"},
-	"transitions": {"phase", "transitions"},
-	"strikes":     {"strikes", "targets"},
-	"agent_todos": {"todos", "agent"},
-	"stop_blocks": {"stop", "blocks"},
-	"interrupted": {"stop", "interrupted"},
-	"snapshot":    {"memory", "snapshot"},
-}
+var v1Moves = lazy.Value[map[string][2]string]{New: func() map[string][2]string {
+	return map[string][2]string{
+		"phase":       {"phase", "current"},
+		"phase_calls": {"phase", "calls"},
+		"transitions": {"phase", "transitions"},
+		"strikes":     {"strikes", "targets"},
+		"agent_todos": {"todos", "agent"},
+		"stop_blocks": {"stop", "blocks"},
+		"interrupted": {"stop", "interrupted"},
+		"snapshot":    {"memory", "snapshot"},
+	}
+}}
 
 // v1Governance are the members of version 1's governance object and the
 // groups they went to.
-var v1Governance = map[string]string{"spawns": "delegation", "agents": "delegation", "snaps": "governance"}
+var v1Governance = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{"spawns": "delegation", "agents": "delegation", "snaps": "governance"}
+}}
 
 // decodeSessionV1 reads a version 1 record into the current groups.
 func decodeSessionV1(b []byte) (*Session, error) {
@@ -75,13 +81,13 @@ func sessionV1ToV2(b []byte) ([]byte, error) {
 			return nil, fmt.Errorf("governance: %w", err)
 		}
 		for field, v := range fields {
-			if group, ok := v1Governance[field]; ok {
+			if group, ok := v1Governance.Get()[field]; ok {
 				into(group, field, v)
 			}
 		}
 		delete(v1, "governance")
 	}
-	for member, to := range v1Moves {
+	for member, to := range v1Moves.Get() {
 		if v, ok := v1[member]; ok {
 			into(to[0], to[1], v)
 			delete(v1, member)

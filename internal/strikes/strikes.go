@@ -130,10 +130,10 @@ func (g *State) clear(match func(*Strike) bool) bool {
 }
 
 // Key is the group's key; its section's tag, 3, is in records on disk.
-var Key = state.RegisterSession(3, "strikes", "strikes", func(g *State, c *binrec.Codec) {
+var Key = state.SessionKey[State]{Tag: 3, Name: "strikes", JSON: "strikes", Fields: func(g *State, c *binrec.Codec) {
 	binrec.List(c, &g.Targets, (*Strike).Fields)
 	CodeIntents(c, g.Targets)
-})
+}}
 
 // CodeIntents codes the strikes' intents (and Varied) after the list that holds them
 // (coded with [Strike.Fields]), last in their record, one per strike and

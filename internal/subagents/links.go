@@ -66,7 +66,7 @@ func RootOf(parent string, find func(id string) (Link, bool)) string {
 
 // LinksKey is the links' key; its section's tag, 11, is in records on
 // disk.
-var LinksKey = state.RegisterProject(11, "session links", "session_links", (*Links).fields)
+var LinksKey = state.ProjectKey[Links]{Tag: 11, Name: "session links", JSON: "session_links", Fields: (*Links).fields}
 
 func (g *Links) fields(c *binrec.Codec) {
 	binrec.List(c, &g.List, func(l *Link, c *binrec.Codec) {

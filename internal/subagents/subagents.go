@@ -75,7 +75,7 @@ func (g *State) Agent(id string) *Delegation {
 
 // Key is the registry's key; its section's tag, 11, is in records on
 // disk.
-var Key = state.RegisterSession(11, "delegation", "delegation", (*State).fields)
+var Key = state.SessionKey[State]{Tag: 11, Name: "delegation", JSON: "delegation", Fields: (*State).fields}
 
 func (g *State) fields(c *binrec.Codec) {
 	binrec.List(c, &g.Spawns, (*Spawn).fields)

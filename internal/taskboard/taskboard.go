@@ -158,6 +158,9 @@ func (t *Tasks) Error(n int) *TaskError {
 // before them reads as it was (no approval pinned to content) and an
 // older build keeps them; so did its third, the phases' statuses and the
 // approved plans' text.
-var Key = state.RegisterRecord("tasks", "task board", 'T', 1, (*Tasks).fields, state.Also(1, "approvals", (*Tasks).approvals),
-	state.Also(2, "plans", (*Tasks).plans),
-	state.Also(3, "cleaned", (*Tasks).cleaned))
+var Key = state.RecordKey[Tasks]{Index: 1, Name: "tasks", What: "task board", Kind: 'T', Version: 1, Fields: (*Tasks).fields,
+	More: []state.Section[Tasks]{
+		{Tag: 1, Name: "approvals", Fields: (*Tasks).approvals},
+		{Tag: 2, Name: "plans", Fields: (*Tasks).plans},
+		{Tag: 3, Name: "cleaned", Fields: (*Tasks).cleaned},
+	}}

@@ -7,9 +7,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/sanitize"
 	"github.com/atreides-dev/atreides/internal/state"
@@ -206,21 +207,21 @@ func evictBefore(x, y taskboard.TaskError) bool {
 // causePatterns collapse what differs between two occurrences of one
 // error: temporary paths, ids, numbers. Compiled on first use: only the
 // commands and the rare hooks that record errors need them.
-var causePatterns = sync.OnceValue(func() [4]*regexp.Regexp {
+var causePatterns = lazy.Value[[4]*regexp.Regexp]{New: func() [4]*regexp.Regexp {
 	return [4]*regexp.Regexp{
 		regexp.MustCompile(`(?:/private)?(?:/tmp|/var/folders|/var/tmp)(?:/[^\s'"` + "`" + `:;,()]*)?`),
 		regexp.MustCompile(`(?i)\b[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}\b|\b(?:0x)?[0-9a-f]{7,}\b|\b\w{16,}\b`),
 		regexp.MustCompile(`[0-9]+`),
 		regexp.MustCompile(`\s+`),
 	}
-})
+}}
 
 // NormalizeCause is the form of a cause that groups recurrences: secrets
 // masked, temporary paths, hexadecimal ids and numbers collapsed,
 // whitespace folded, at most maxCause bytes.
 func NormalizeCause(s string) string {
 	s = sanitize.String(strings.TrimSpace(s), 0)
-	re := causePatterns()
+	re := causePatterns.Get()
 	s = re[0].ReplaceAllString(s, "<tmp>")
 	s = re[1].ReplaceAllStringFunc(s, func(id string) string {
 		// A word like "defaced" is all hex letters, and a long

@@ -32,9 +32,9 @@ type Outbox []ErrorEvent
 
 // OutboxKey is the outbox's key, which the handlers that queue errors
 // declare; its section's tag, 12, is in records on disk.
-var OutboxKey = state.RegisterSession(12, "error outbox", "error_outbox", func(o *Outbox, c *binrec.Codec) {
+var OutboxKey = state.SessionKey[Outbox]{Tag: 12, Name: "error outbox", JSON: "error_outbox", Fields: func(o *Outbox, c *binrec.Codec) {
 	binrec.List(c, (*[]ErrorEvent)(o), (*ErrorEvent).fields)
-})
+}}
 
 // MaxErrorOutbox bounds a session's unrecorded errors; the oldest go first.
 const MaxErrorOutbox = 50

@@ -7,7 +7,8 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
@@ -145,7 +146,7 @@ func mentionedFiles(s string) []string {
 	var out []string
 	for _, w := range words {
 		w = strings.TrimRight(w, ".")
-		if strings.Contains(w, ".") || languageByName()[strings.ToLower(path.Base(w))] != "" {
+		if strings.Contains(w, ".") || languageByName.Get()[strings.ToLower(path.Base(w))] != "" {
 			out = append(out, w)
 		}
 	}
@@ -156,11 +157,11 @@ func mentionedFiles(s string) []string {
 // when unknown.
 func FileLanguage(name string) string {
 	base := strings.ToLower(path.Base(strings.ReplaceAll(name, `\`, "/")))
-	if l := languageByName()[base]; l != "" {
+	if l := languageByName.Get()[base]; l != "" {
 		return l
 	}
 	if i := strings.LastIndexByte(base, '.'); i >= 0 {
-		return extensions()[base[i:]]
+		return extensions.Get()[base[i:]]
 	}
 	return ""
 }
@@ -169,7 +170,7 @@ func FileLanguage(name string) string {
 // "Golang" and "go" are go, "C++" is cpp.
 func Language(s string) string {
 	l := strings.ToLower(strings.TrimSpace(s))
-	if a, ok := aliases()[l]; ok {
+	if a, ok := aliases.Get()[l]; ok {
 		return a
 	}
 	return l
@@ -177,7 +178,7 @@ func Language(s string) string {
 
 // The tables are built on first use: no work at package init, which
 // every hook process would pay.
-var aliases = sync.OnceValue(func() map[string]string {
+var aliases = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"golang": "go", "py": "python", "python3": "python", "ts": "typescript", "js": "javascript",
 		"node": "javascript", "nodejs": "javascript", "rs": "rust", "kt": "kotlin", "c++": "cpp",
@@ -185,11 +186,11 @@ var aliases = sync.OnceValue(func() map[string]string {
 		"zsh": "shell", "tf": "terraform", "hcl": "terraform", "docker": "dockerfile", "yml": "yaml",
 		"md": "markdown",
 	}
-})
+}}
 
 // extensions are the languages by file extension; every language here has
 // a route in the defaults (a test keeps them so).
-var extensions = sync.OnceValue(func() map[string]string {
+var extensions = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		".go": "go", ".py": "python", ".pyi": "python", ".ts": "typescript", ".tsx": "typescript",
 		".mts": "typescript", ".cts": "typescript", ".js": "javascript", ".jsx": "javascript",
@@ -200,11 +201,11 @@ var extensions = sync.OnceValue(func() map[string]string {
 		".tf": "terraform", ".tfvars": "terraform", ".yaml": "yaml", ".yml": "yaml",
 		".md": "markdown", ".markdown": "markdown", ".lean": "lean",
 	}
-})
+}}
 
 // languageByName are the languages of files known by name.
-var languageByName = sync.OnceValue(func() map[string]string {
+var languageByName = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"dockerfile": "dockerfile", "containerfile": "dockerfile", "gemfile": "ruby", "rakefile": "ruby",
 	}
-})
+}}

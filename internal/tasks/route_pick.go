@@ -2,8 +2,9 @@ package tasks
 
 import (
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/config"
@@ -87,10 +88,10 @@ func OperationOf(prompt string) Operation {
 	for _, line := range strings.FieldsFunc(prompt, func(r rune) bool { return strings.ContainsRune(".!?;\n", r) }) {
 		for _, w := range strings.Fields(line) {
 			w = strings.ToLower(strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }))
-			if w == "" || leadWords()[w] {
+			if w == "" || leadWords.Get()[w] {
 				continue // a bullet, a number, "then", "please"
 			}
-			if changeVerbs()[w] {
+			if changeVerbs.Get()[w] {
 				return OpImplement
 			}
 			break
@@ -100,17 +101,17 @@ func OperationOf(prompt string) Operation {
 }
 
 // leadWords may come before an instruction's verb.
-var leadWords = sync.OnceValue(func() map[string]bool {
+var leadWords = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields("then and also please now first next finally so") {
 		m[w] = true
 	}
 	return m
-})
+}}
 
 // changeVerbs open an instruction to change the project. Built on first
 // use, like the route's tables.
-var changeVerbs = sync.OnceValue(func() map[string]bool {
+var changeVerbs = lazy.Value[map[string]bool]{New: func() map[string]bool {
 	m := map[string]bool{}
 	for _, v := range strings.Fields(`implement fix add change edit write rewrite refactor update create
 		remove delete rename move migrate port build make replace patch apply upgrade bump convert
@@ -118,4 +119,4 @@ var changeVerbs = sync.OnceValue(func() map[string]bool {
 		m[v] = true
 	}
 	return m
-})
+}}

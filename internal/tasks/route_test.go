@@ -63,10 +63,10 @@ func TestRoute(t *testing.T) {
 func TestDefaultRoutes(t *testing.T) {
 	o := defaultRoutes(t)
 	langs := map[string]bool{}
-	for _, l := range extensions() {
+	for _, l := range extensions.Get() {
 		langs[l] = true
 	}
-	for _, l := range languageByName() {
+	for _, l := range languageByName.Get() {
 		langs[l] = true
 	}
 	for l := range langs {

@@ -45,7 +45,7 @@ type SessionTask struct {
 
 // SessionTaskKey is the record's key: its group of the session record;
 // its section's tag, 13, is in records on disk.
-var SessionTaskKey = state.RegisterSession(13, "session task", "task", (*SessionTask).fields)
+var SessionTaskKey = state.SessionKey[SessionTask]{Tag: 13, Name: "session task", JSON: "task", Fields: (*SessionTask).fields}
 
 func (t *SessionTask) fields(c *binrec.Codec) {
 	c.Int(&t.Number)

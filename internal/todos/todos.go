@@ -294,11 +294,13 @@ func (g *Todos) Salvaged() {
 // 10, which came later in sections of their own so that an older
 // atreides keeps them as a newer build's group instead of finding bytes
 // it does not know in its todos.
-var Key = state.RegisterProject(1, "todos", "", (*Todos).fields,
-	state.Also(6, "todo origins", func(g *Todos, c *binrec.Codec) {
-		state.CodeOrigins(c, g.List, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
-	}),
-	state.Also(10, "todo tasks", (*Todos).tasks))
+var Key = state.ProjectKey[Todos]{Tag: 1, Name: "todos", JSON: "", Fields: (*Todos).fields,
+	More: []state.Section[Todos]{
+		{Tag: 6, Name: "todo origins", Fields: func(g *Todos, c *binrec.Codec) {
+			state.CodeOrigins(c, g.List, func(t *Todo) (int, *store.Origin) { return t.ID, &t.Origin })
+		}},
+		{Tag: 10, Name: "todo tasks", Fields: (*Todos).tasks},
+	}}
 
 // tasks codes the todos' tasks as (todo id, task number) pairs, only
 // those of todos that point at one: nothing when none does, so that the

@@ -56,7 +56,7 @@ func NewExportCmd(io *command.IO) *cobra.Command {
 }
 
 func (o *exportOptions) run(io *command.IO) error {
-	render, ok := exportFormats[o.format]
+	render, ok := exportFormat(o.format)
 	if !ok {
 		return command.Usagef("--format %q: want json or md", o.format)
 	}
@@ -94,8 +94,14 @@ func (o *exportOptions) run(io *command.IO) error {
 	return nil
 }
 
-// exportFormats are the renderers --format names.
-var exportFormats = map[string]func(stdio.Writer, *view.Document) error{
-	"json": export.JSON,
-	"md":   export.Markdown,
+// exportFormat is the renderer --format names (a switch, not a
+// package-level map, which would be init work in every hook process).
+func exportFormat(name string) (render func(stdio.Writer, *view.Document) error, ok bool) {
+	switch name {
+	case "json":
+		return export.JSON, true
+	case "md":
+		return export.Markdown, true
+	}
+	return nil, false
 }

@@ -3,7 +3,8 @@ package all
 import (
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/guard"
@@ -41,28 +42,28 @@ var (
 	// agentCLIs are the programs of every agent host the guard knows:
 	// the supported hosts' and, after them, those of hosts atreides has
 	// no adapter for, whose unguarded starts are refused all the same.
-	agentCLIs = sync.OnceValue(func() guard.AgentCLIs {
+	agentCLIs = lazy.Value[guard.AgentCLIs]{New: func() guard.AgentCLIs {
 		out := make(guard.AgentCLIs, 0, len(table)+len(otherAgents))
 		for _, h := range table {
 			out = append(out, h.CLI)
 		}
 		return append(out, otherAgents...)
-	})
-	facts = sync.OnceValue(func() map[string]*event.HostFacts {
+	}}
+	facts = lazy.Value[map[string]*event.HostFacts]{New: func() map[string]*event.HostFacts {
 		out := make(map[string]*event.HostFacts, len(table))
 		for _, h := range table {
 			out[h.Name] = h.Facts
 		}
 		return out
-	})
-	agentVars = sync.OnceValue(func() []string {
+	}}
+	agentVars = lazy.Value[[]string]{New: func() []string {
 		var out []string
 		for _, h := range table {
 			out = append(out, h.AgentVars...)
 		}
 		return out
-	})
-	sessionVars = sync.OnceValue(func() []string {
+	}}
+	sessionVars = lazy.Value[[]string]{New: func() []string {
 		var out []string
 		for _, h := range table {
 			if h.SessionVar != "" {
@@ -70,8 +71,8 @@ var (
 			}
 		}
 		return out
-	})
-	skillDirs = sync.OnceValue(func() []string {
+	}}
+	skillDirs = lazy.Value[[]string]{New: func() []string {
 		var out []string
 		for _, h := range table {
 			for _, d := range h.Facts.SkillDirs {
@@ -81,16 +82,16 @@ var (
 			}
 		}
 		return out
-	})
+	}}
 )
 
 // AgentVars are the variables by which every host marks its agent's
 // commands (Host.AgentVars), for package actor and the guard.
-func AgentVars() []string { return agentVars() }
+func AgentVars() []string { return agentVars.Get() }
 
 // SessionVars are the variables in which hosts name the session of their
 // agent's commands (Host.SessionVar), for package actor.
-func SessionVars() []string { return sessionVars() }
+func SessionVars() []string { return sessionVars.Get() }
 
 // hookFiles lists every host's hook files (Host.HookFiles) for the
 // project at root and the user's home, once each; getenv reads the
@@ -126,7 +127,7 @@ func pluginDirs(home string, getenv func(string) string) []string {
 // for every wiring site that judges commands: the hook runtime, the
 // command line and the MCP server.
 func Guard() policy.Hosts {
-	return policy.Hosts{Files: hookFiles, Plugins: pluginDirs, Agents: agentCLIs(), Vars: AgentVars()}
+	return policy.Hosts{Files: hookFiles, Plugins: pluginDirs, Agents: agentCLIs.Get(), Vars: AgentVars()}
 }
 
 // otherAgents are the agent CLIs of hosts atreides has no adapter for.
@@ -171,9 +172,9 @@ func Names() string {
 
 // Facts are every host's facts, by name, for the tools that serve a host
 // other than an event's (agenttools.Env.Hosts).
-func Facts() map[string]*event.HostFacts { return facts() }
+func Facts() map[string]*event.HostFacts { return facts.Get() }
 
 // SkillDirs are every host's own skill folders, for loading a skill by
 // name whichever host runs (.atreides/skills comes first; see
 // agents.LoadSkills).
-func SkillDirs() []string { return skillDirs() }
+func SkillDirs() []string { return skillDirs.Get() }

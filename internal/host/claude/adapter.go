@@ -21,7 +21,7 @@ func (Adapter) Name() string { return Host }
 func (Adapter) Decode(data []byte, getenv func(string) string, now time.Time) (*event.Event, error) {
 	ev, err := Decode(data, getenv("CLAUDE_PROJECT_DIR"), now)
 	if ev != nil && getenv(PluginRootVar) != "" {
-		ev.Facts = pluginFacts()
+		ev.Facts = pluginFacts.Get()
 	}
 	return ev, err
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // noPrompt are the permission modes in which Claude Code shows no
@@ -11,7 +12,9 @@ import (
 // a hook's "ask" and runs the call (verified with 2.1.330 in -p), dontAsk
 // refuses it without a word. An Ask verdict is a deny there, and the model
 // is told to get the user's go-ahead itself.
-var noPrompt = map[string]bool{"bypassPermissions": true, "dontAsk": true}
+var noPrompt = lazy.Value[map[string]bool]{New: func() map[string]bool {
+	return map[string]bool{"bypassPermissions": true, "dontAsk": true}
+}}
 
 // noPromptAsk is why an Ask is a deny in those modes (see
 // [host.AskDenied]).
@@ -32,7 +35,7 @@ func Encode(ev *event.Event, d *event.Decision) host.Answer {
 		case event.Deny, event.Ask:
 			hs.PermissionDecision = d.Verdict.String()
 			hs.PermissionDecisionReason = d.Reason
-			if d.Verdict == event.Ask && noPrompt[ev.PermissionMode] {
+			if d.Verdict == event.Ask && noPrompt.Get()[ev.PermissionMode] {
 				hs.PermissionDecision = "deny"
 				hs.PermissionDecisionReason = host.AskDenied(noPromptAsk, d.Reason)
 			}

@@ -149,13 +149,27 @@ func claudeDoctor(env host.Env, found []install.Status) []host.Check {
 // claudeAgents is how claude takes the roster (see the host entry).
 var claudeAgents = host.AgentFacts{
 	Builtin: builtinAgents,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "agents") },
+	Dir:     claudeAgentsDir,
 	Form:    AgentForm,
+}
+
+// claudeAgentsDir is claudeAgents.Dir, a named function: the host's entry
+// copies claudeAgents, and a func literal there would be copied when the
+// program starts instead of being static data.
+func claudeAgentsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".claude", "agents")
 }
 
 // claudeCommands is how claude takes the slash commands (see the entry).
 var claudeCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".claude", "commands") },
+	Dir:     claudeCommandsDir,
 	Form:    CommandForm,
+}
+
+// claudeCommandsDir is claudeCommands.Dir, a named function: the host's entry
+// copies claudeCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func claudeCommandsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".claude", "commands")
 }

@@ -15,11 +15,16 @@ import (
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".md",
 	Installs: install.Subagents,
-	Render: func(a agents.Agent, prompt string) string {
-		return install.FrontMatter(prompt,
-			"name", a.HostName(), "description", a.Description,
-			"tools", strings.Join(claudeTools(a.Tools), ", "), "model", a.ModelFor(Host))
-	},
+	Render:   renderAgent,
+}
+
+// renderAgent is AgentForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderAgent(a agents.Agent, prompt string) string {
+	return install.FrontMatter(prompt,
+		"name", a.HostName(), "description", a.Description,
+		"tools", strings.Join(claudeTools(a.Tools), ", "), "model", a.ModelFor(Host))
 }
 
 func claudeTools(t agents.Tools) []string {
@@ -40,7 +45,12 @@ func claudeTools(t agents.Tools) []string {
 // $ARGUMENTS for what the user typed.
 var CommandForm = install.CommandForm{
 	Host: Host, Ext: ".md", Args: slash.Args,
-	Render: func(c slash.Command, body string) string {
-		return install.FrontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
-	},
+	Render: renderCommand,
+}
+
+// renderCommand is CommandForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderCommand(c slash.Command, body string) string {
+	return install.FrontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
 }

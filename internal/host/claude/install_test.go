@@ -45,8 +45,8 @@ func TestClaudeSettingsPath(t *testing.T) {
 // the adapter handles.
 func TestClaudeEventsMatchAdapter(t *testing.T) {
 	codec.CheckHandles(t, slices.Concat(DefaultEvents, optionalEvents), "Bash")
-	if len(kinds) != len(DefaultEvents)+len(optionalEvents) {
-		t.Errorf("the adapter handles %d events, install %d", len(kinds), len(DefaultEvents)+len(optionalEvents))
+	if len(kinds()) != len(DefaultEvents)+len(optionalEvents) {
+		t.Errorf("the adapter handles %d events, install %d", len(kinds()), len(DefaultEvents)+len(optionalEvents))
 	}
 }
 

@@ -3,10 +3,10 @@ package claude
 import (
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/atreides-dev/atreides/internal/agents"
 	"github.com/atreides-dev/atreides/internal/event"
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
@@ -33,12 +33,12 @@ const PluginRootVar = "CLAUDE_PLUGIN_ROOT"
 // pluginFacts are [Facts] as Claude Code sees atreides through its
 // plugin: the roster's agents under the plugin's namespace, the MCP tools
 // under the plugin's server key. Built on the first plugin event only.
-var pluginFacts = sync.OnceValue(func() *event.HostFacts {
+var pluginFacts = lazy.Value[*event.HostFacts]{New: func() *event.HostFacts {
 	f := Facts
 	f.AgentCall = `the Agent tool with subagent_type "` + agents.PluginNamespace + `%[1]s"`
 	f.ToolPrefix = PluginToolPrefix
 	return &f
-})
+}}
 
 // PluginHooks are the matcher groups `atreides install claude` writes by
 // default, each handler's command running program (a shell word, such as

@@ -7,31 +7,34 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
-var toolNames = hookjson.Tools{
-	"Bash":         event.Shell,
-	"Read":         event.Read,
-	"LS":           event.Read,
-	"Write":        event.Write,
-	"Edit":         event.Edit,
-	"MultiEdit":    event.Edit,
-	"NotebookEdit": event.Edit,
-	"Grep":         event.Search,
-	"Glob":         event.Search,
-	"WebFetch":     event.Fetch,
-	"WebSearch":    event.Fetch,
-	"Task":         event.Delegate,
-	"Agent":        event.Delegate,
-	"TodoWrite":    event.Todo,
-	"TaskCreate":   event.Todo,
-	"TaskUpdate":   event.Todo,
-}
+var toolNames = lazy.Value[hookjson.Tools]{New: func() hookjson.Tools {
+	return hookjson.Tools{
+		"Bash":         event.Shell,
+		"Read":         event.Read,
+		"LS":           event.Read,
+		"Write":        event.Write,
+		"Edit":         event.Edit,
+		"MultiEdit":    event.Edit,
+		"NotebookEdit": event.Edit,
+		"Grep":         event.Search,
+		"Glob":         event.Search,
+		"WebFetch":     event.Fetch,
+		"WebSearch":    event.Fetch,
+		"Task":         event.Delegate,
+		"Agent":        event.Delegate,
+		"TodoWrite":    event.Todo,
+		"TaskCreate":   event.Todo,
+		"TaskUpdate":   event.Todo,
+	}
+}}
 
 // JudgedTools are the Claude Code tools atreides has a normalized name
 // for, sorted; install limits PreToolUse to these (and MCP tools) so that a
 // tool atreides has no opinion on does not start a process.
-func JudgedTools() []string { return toolNames.Judged() }
+func JudgedTools() []string { return toolNames.Get().Judged() }
 
 // toolInput holds the input fields atreides looks at in any tool.
 type toolInput struct {
@@ -47,7 +50,7 @@ type toolInput struct {
 // the command or paths the guard judges.
 func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
-	if n, ok := toolNames[name]; ok {
+	if n, ok := toolNames.Get()[name]; ok {
 		t.Name = n
 	} else if tool, ok := strings.CutPrefix(name, PluginToolPrefix); ok {
 		// atreides's own tools, served by its plugin: the same tools as

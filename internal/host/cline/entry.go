@@ -108,13 +108,18 @@ func mcpFile(env host.Env) install.MCPFile {
 // project's .clinerules/workflows, or the user's <config dir>/workflows.
 var clineCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir: func(env host.Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(configDir(env), "workflows")
-		}
-		return filepath.Join(env.ProjectDir, ".clinerules", "workflows")
-	},
-	Form: CommandForm,
+	Dir:     clineCommandsDir,
+	Form:    CommandForm,
+}
+
+// clineCommandsDir is clineCommands.Dir, a named function: the host's entry
+// copies clineCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func clineCommandsDir(env host.Env, scope install.Scope) string {
+	if scope == install.ScopeUser {
+		return filepath.Join(configDir(env), "workflows")
+	}
+	return filepath.Join(env.ProjectDir, ".clinerules", "workflows")
 }
 
 // installCline writes the hook files and the workflows, and for the user

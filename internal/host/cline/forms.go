@@ -13,7 +13,12 @@ import (
 // last line, "Arguments:".
 var CommandForm = install.CommandForm{
 	Host: Host, Ext: ".md", Args: `what follows "Arguments:" at the end`,
-	Render: func(c slash.Command, body string) string {
-		return install.FrontMatter(body+"\nArguments:", "description", c.Description)
-	},
+	Render: renderCommand,
+}
+
+// renderCommand is CommandForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderCommand(c slash.Command, body string) string {
+	return install.FrontMatter(body+"\nArguments:", "description", c.Description)
 }

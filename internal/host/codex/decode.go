@@ -7,6 +7,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // Host is this adapter's host name in events and state.
@@ -14,15 +15,20 @@ const Host = "codex"
 
 // kinds are the events the adapter handles, which install registers
 // (StopFailure and Interrupt are Unknown: nothing to decide).
-var kinds = hookjson.KindsOf(DefaultEvents...)
+func kinds() host.Kinds { return hookjson.KindsOf(DefaultEvents...) }
 
 // carriers are the events whose additionalContext Codex puts into the
 // model's input as a developer message (PreToolUse's is left unused: no
 // run has shown where it goes).
-var carriers = map[string]int{"SessionStart": MaxContext, "SubagentStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext}
+func carriers() map[string]int {
+	return map[string]int{"SessionStart": MaxContext, "SubagentStart": MaxContext, "UserPromptSubmit": MaxContext, "PostToolUse": MaxContext}
+}
 
-// dialect is what Codex sends.
-var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers: carriers, Fields: fields, Tool: tool}
+// dialect is what Codex sends, built on first use: its tables are maps,
+// which would be init work in every hook process, whichever its host.
+var dialect = lazy.Value[*hookjson.Dialect]{New: func() *hookjson.Dialect {
+	return &hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds(), Carriers: carriers(), Fields: fields, Tool: tool}
+}}
 
 // Decode decodes one hook payload. Codex names no project root, so
 // ProjectDir stays empty and the caller finds the project from Cwd. On a
@@ -31,7 +37,7 @@ var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers
 // recovered from the bytes, so the caller can still fail closed on a tool
 // call.
 func Decode(data []byte, now time.Time) (*event.Event, error) {
-	p, ev, err := dialect.Decode(data, "", now)
+	p, ev, err := dialect.Get().Decode(data, "", now)
 	if err != nil {
 		return ev, err
 	}

@@ -187,11 +187,16 @@ func uninstallCodex(env host.Env, scope install.Scope) (install.Report, error) {
 // codexAgents is how codex takes the roster (see the host entry).
 var codexAgents = host.AgentFacts{
 	Builtin: builtinAgents,
-	Dir: func(env host.Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(codexHome(env), "agents")
-		}
-		return filepath.Join(env.ProjectDir, ".codex", "agents")
-	},
-	Form: AgentForm,
+	Dir:     codexAgentsDir,
+	Form:    AgentForm,
+}
+
+// codexAgentsDir is codexAgents.Dir, a named function: the host's entry
+// copies codexAgents, and a func literal there would be copied when the
+// program starts instead of being static data.
+func codexAgentsDir(env host.Env, scope install.Scope) string {
+	if scope == install.ScopeUser {
+		return filepath.Join(codexHome(env), "agents")
+	}
+	return filepath.Join(env.ProjectDir, ".codex", "agents")
 }

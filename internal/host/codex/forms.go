@@ -14,20 +14,25 @@ import (
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".toml",
 	Installs: install.Subagents,
-	Render: func(a agents.Agent, prompt string) string {
-		var b strings.Builder
-		kv := func(k, v string) {
-			if v != "" {
-				b.WriteString(k + " = " + install.TOMLString(v) + "\n")
-			}
+	Render:   renderAgent,
+}
+
+// renderAgent is AgentForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderAgent(a agents.Agent, prompt string) string {
+	var b strings.Builder
+	kv := func(k, v string) {
+		if v != "" {
+			b.WriteString(k + " = " + install.TOMLString(v) + "\n")
 		}
-		kv("name", a.HostName())
-		kv("description", a.Description)
-		kv("model", a.ModelFor(Host))
-		if !a.Tools.Writes() {
-			kv("sandbox_mode", "read-only")
-		}
-		kv("developer_instructions", prompt)
-		return b.String()
-	},
+	}
+	kv("name", a.HostName())
+	kv("description", a.Description)
+	kv("model", a.ModelFor(Host))
+	if !a.Tools.Writes() {
+		kv("sandbox_mode", "read-only")
+	}
+	kv("developer_instructions", prompt)
+	return b.String()
 }

@@ -144,13 +144,18 @@ var copilotAgents = host.AgentFacts{
 	// 1.0.102's own agents (builtin.go) include explore; the roster's is
 	// atreides-explore beside it.
 	Builtin: builtinAgents,
-	Dir: func(env host.Env, scope install.Scope) string {
-		if scope == install.ScopeUser {
-			return filepath.Join(UserDir(env.Home, env.Var("COPILOT_HOME")), "agents")
-		}
-		return filepath.Join(env.ProjectDir, ".github", "agents")
-	},
-	Form: AgentForm,
+	Dir:     copilotAgentsDir,
+	Form:    AgentForm,
+}
+
+// copilotAgentsDir is copilotAgents.Dir, a named function: the host's entry
+// copies copilotAgents, and a func literal there would be copied when the
+// program starts instead of being static data.
+func copilotAgentsDir(env host.Env, scope install.Scope) string {
+	if scope == install.ScopeUser {
+		return filepath.Join(UserDir(env.Home, env.Var("COPILOT_HOME")), "agents")
+	}
+	return filepath.Join(env.ProjectDir, ".github", "agents")
 }
 
 // repoHooksNote says when Copilot runs a repository's hooks (verified on

@@ -14,10 +14,15 @@ import (
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".agent.md",
 	Installs: install.Subagents,
-	Render: func(a agents.Agent, prompt string) string {
-		return install.FrontMatterList(prompt, agentTools(a.Tools),
-			"name", a.HostName(), "description", a.Description, "model", a.ModelFor(Host))
-	},
+	Render:   renderAgent,
+}
+
+// renderAgent is AgentForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderAgent(a agents.Agent, prompt string) string {
+	return install.FrontMatterList(prompt, agentTools(a.Tools),
+		"name", a.HostName(), "description", a.Description, "model", a.ModelFor(Host))
 }
 
 // agentTools are the Copilot tools of a permission; nil for all of them.

@@ -9,6 +9,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // Host is this adapter's host name in events and state.
@@ -26,25 +27,33 @@ type toolResponse struct {
 	ReturnDisplay json.RawMessage `json:"returnDisplay"`
 }
 
-var kinds = host.Kinds{
-	"SessionStart": event.SessionStart,
-	"BeforeAgent":  event.UserPrompt,
-	"BeforeTool":   event.PreTool,
-	"AfterTool":    event.PostTool,
-	"AfterAgent":   event.Stop,
-	"PreCompress":  event.PreCompact,
-	"SessionEnd":   event.SessionEnd,
-	"Notification": event.Notification,
-	// BeforeModel, AfterModel, BeforeToolSelection: Unknown on purpose.
+// kinds are the events the adapter handles.
+func kinds() host.Kinds {
+	return host.Kinds{
+		"SessionStart": event.SessionStart,
+		"BeforeAgent":  event.UserPrompt,
+		"BeforeTool":   event.PreTool,
+		"AfterTool":    event.PostTool,
+		"AfterAgent":   event.Stop,
+		"PreCompress":  event.PreCompact,
+		"SessionEnd":   event.SessionEnd,
+		"Notification": event.Notification,
+		// BeforeModel, AfterModel, BeforeToolSelection: Unknown on purpose.
+	}
 }
 
 // carriers are the events whose additionalContext Gemini CLI puts into the
 // model's context (verified: SessionStart and BeforeAgent as
 // <hook_context> on the user turn, AfterTool appended to the result).
-var carriers = map[string]int{"SessionStart": MaxContext, "BeforeAgent": MaxContext, "AfterTool": MaxContext}
+func carriers() map[string]int {
+	return map[string]int{"SessionStart": MaxContext, "BeforeAgent": MaxContext, "AfterTool": MaxContext}
+}
 
-// dialect is what Gemini CLI 0.61.0 sends.
-var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers: carriers, Fields: fields, Tool: tool}
+// dialect is what Gemini CLI 0.61.0 sends, built on first use: its tables are maps,
+// which would be init work in every hook process, whichever its host.
+var dialect = lazy.Value[*hookjson.Dialect]{New: func() *hookjson.Dialect {
+	return &hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds(), Carriers: carriers(), Fields: fields, Tool: tool}
+}}
 
 // Decode decodes one hook payload. projectDir is GEMINI_PROJECT_DIR when
 // set; otherwise ProjectDir stays empty and the caller finds the project
@@ -52,7 +61,7 @@ var dialect = hookjson.Dialect{Host: Host, Facts: &Facts, Kinds: kinds, Carriers
 // whose HostEvent is whatever could be recovered from the bytes, so the
 // caller can still fail closed on a tool call.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	p, ev, err := dialect.Decode(data, projectDir, now)
+	p, ev, err := dialect.Get().Decode(data, projectDir, now)
 	if err != nil {
 		return ev, err
 	}

@@ -150,15 +150,29 @@ func uninstallGemini(env host.Env, scope install.Scope) (install.Report, error) 
 // geminiAgents is how gemini takes the roster (see the host entry).
 var geminiAgents = host.AgentFacts{
 	Builtin: builtinAgents,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "agents") },
+	Dir:     geminiAgentsDir,
 	Form:    AgentForm, InlineSkills: true,
+}
+
+// geminiAgentsDir is geminiAgents.Dir, a named function: the host's entry
+// copies geminiAgents, and a func literal there would be copied when the
+// program starts instead of being static data.
+func geminiAgentsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".gemini", "agents")
 }
 
 // geminiCommands is how gemini takes the slash commands (see the entry).
 var geminiCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".gemini", "commands") },
+	Dir:     geminiCommandsDir,
 	Form:    CommandForm,
+}
+
+// geminiCommandsDir is geminiCommands.Dir, a named function: the host's entry
+// copies geminiCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func geminiCommandsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".gemini", "commands")
 }
 
 // leaveOut removes the parts o leaves out before the hooks are written:

@@ -6,31 +6,34 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/hookjson"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // toolNames maps Gemini CLI 0.61.0's built-in tools (names taken from the
 // function declarations it sends the model) to atreides's names. Older
 // names from Gemini's docs are kept so that an older CLI is still judged.
-var toolNames = hookjson.Tools{
-	"run_shell_command":   event.Shell,
-	"read_file":           event.Read,
-	"read_many_files":     event.Read,
-	"write_file":          event.Write,
-	"replace":             event.Edit,
-	"glob":                event.Search,
-	"grep_search":         event.Search,
-	"search_file_content": event.Search, // older name of grep_search
-	"list_directory":      event.Search,
-	"web_fetch":           event.Fetch,
-	"google_web_search":   event.Fetch,
-	"invoke_agent":        event.Delegate,
-	"delegate_to_agent":   event.Delegate, // older name of invoke_agent
-	"write_todos":         event.Todo,
-}
+var toolNames = lazy.Value[hookjson.Tools]{New: func() hookjson.Tools {
+	return hookjson.Tools{
+		"run_shell_command":   event.Shell,
+		"read_file":           event.Read,
+		"read_many_files":     event.Read,
+		"write_file":          event.Write,
+		"replace":             event.Edit,
+		"glob":                event.Search,
+		"grep_search":         event.Search,
+		"search_file_content": event.Search, // older name of grep_search
+		"list_directory":      event.Search,
+		"web_fetch":           event.Fetch,
+		"google_web_search":   event.Fetch,
+		"invoke_agent":        event.Delegate,
+		"delegate_to_agent":   event.Delegate, // older name of invoke_agent
+		"write_todos":         event.Todo,
+	}
+}}
 
 // JudgedTools are the Gemini CLI tools atreides has a normalized name for,
 // sorted; install limits BeforeTool to these (and MCP tools).
-func JudgedTools() []string { return toolNames.Judged() }
+func JudgedTools() []string { return toolNames.Get().Judged() }
 
 // ToolInput holds the input fields atreides looks at in any tool, of
 // Gemini CLI and of its fork Qwen Code.
@@ -49,7 +52,7 @@ type ToolInput struct {
 // "mcp:<server>__<tool>", the same shape Claude Code's mcp__ tools take.
 func NormalizeTool(name string, input json.RawMessage, mcp *hookjson.MCPContext) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
-	if n, ok := toolNames[name]; ok {
+	if n, ok := toolNames.Get()[name]; ok {
 		t.Name = n
 	} else if mcp != nil && mcp.ServerName != "" {
 		tool := mcp.ToolName

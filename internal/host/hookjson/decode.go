@@ -9,6 +9,7 @@ import (
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // Payload is the union of the fields the Claude-format hosts send for the
@@ -59,21 +60,23 @@ func (p Payload) EventName() string { return p.HookEventName }
 
 // claudeEvents are Claude Code's hook events, by name, with their kinds.
 // Codex names the events it shares with Claude Code as Claude Code does.
-var claudeEvents = host.Kinds{
-	"SessionStart":       event.SessionStart,
-	"UserPromptSubmit":   event.UserPrompt,
-	"PreToolUse":         event.PreTool,
-	"PermissionRequest":  event.PermissionRequest,
-	"PostToolUse":        event.PostTool,
-	"PostToolUseFailure": event.PostTool,
-	"Stop":               event.Stop,
-	"SubagentStart":      event.SubagentStart,
-	"SubagentStop":       event.SubagentStop,
-	"PreCompact":         event.PreCompact,
-	"PostCompact":        event.PostCompact,
-	"SessionEnd":         event.SessionEnd,
-	"Notification":       event.Notification,
-}
+var claudeEvents = lazy.Value[host.Kinds]{New: func() host.Kinds {
+	return host.Kinds{
+		"SessionStart":       event.SessionStart,
+		"UserPromptSubmit":   event.UserPrompt,
+		"PreToolUse":         event.PreTool,
+		"PermissionRequest":  event.PermissionRequest,
+		"PostToolUse":        event.PostTool,
+		"PostToolUseFailure": event.PostTool,
+		"Stop":               event.Stop,
+		"SubagentStart":      event.SubagentStart,
+		"SubagentStop":       event.SubagentStop,
+		"PreCompact":         event.PreCompact,
+		"PostCompact":        event.PostCompact,
+		"SessionEnd":         event.SessionEnd,
+		"Notification":       event.Notification,
+	}
+}}
 
 // KindsOf is the kinds of the named events of Claude Code's: those a host
 // that names its events as Claude Code does handles. A name Claude Code
@@ -82,7 +85,7 @@ var claudeEvents = host.Kinds{
 func KindsOf(names ...string) host.Kinds {
 	out := make(host.Kinds, len(names))
 	for _, n := range names {
-		if k, ok := claudeEvents[n]; ok {
+		if k, ok := claudeEvents.Get()[n]; ok {
 			out[n] = k
 		}
 	}

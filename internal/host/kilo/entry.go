@@ -7,20 +7,24 @@ import (
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/opencode"
 	"github.com/atreides-dev/atreides/internal/install"
+	"github.com/atreides-dev/atreides/internal/slash"
 )
 
 // Entry is Kilo Code in the registry (internal/host/all): OpenCode's
 // plugin file in the project's .kilo/plugin/ or the user's
 // ~/.config/kilo/plugin/, which starts `atreides serve --stdio --host kilo`.
 var Entry = host.Host{
-	Name: Host, Display: "Kilo Code", Adapter: opencode.Adapter{Flavor: flavor}, Facts: &Facts, Lacks: Lacks, Via: host.Serve,
+	// The adapter's flavor is flavor, spelled out: a copy of a pointer
+	// from another variable would be made when the program starts.
+	Name: Host, Display: "Kilo Code", Adapter: opencode.Adapter{Flavor: opencode.Flavor{Name: Host, Facts: &Facts, DepsPackage: depsPackage}},
+	Facts: &Facts, Lacks: Lacks, Via: host.Serve,
 	Scopes: []install.Scope{install.ScopeProject, install.ScopeUser},
 	Path: func(env host.Env, scope install.Scope) string {
 		return opencode.PluginPath(configDir(env, scope))
 	},
 	Install:   installKilo,
 	Uninstall: uninstallKilo,
-	Inspect:   flavor.Inspect,
+	Inspect:   inspect,
 	HookFiles: hookFiles,
 	Programs:  []string{"kilo", "kilocode"},
 	ConfigDirs: func(env host.Env) []string {
@@ -153,15 +157,25 @@ func uninstallKilo(env host.Env, scope install.Scope) (install.Report, error) {
 // {command,commands}/**/*.md of each config directory, OpenCode's form.
 var commands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir: func(env host.Env, scope install.Scope) string {
-		return filepath.Join(configDir(env, scope), "commands")
-	},
-	Form: commandForm(),
+	Dir:     commandsDir,
+	Form:    commandForm,
 }
 
-// commandForm is OpenCode's command form under Kilo's name.
-func commandForm() install.CommandForm {
-	f := opencode.CommandForm
-	f.Host = Host
-	return f
+// commandsDir is commands.Dir, a named function: the host's entry
+// copies commands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func commandsDir(env host.Env, scope install.Scope) string {
+	return filepath.Join(configDir(env, scope), "commands")
 }
+
+// commandForm is OpenCode's command form under Kilo's name, spelled out
+// as static data (a copy of opencode.CommandForm made by a call would be
+// work when the program starts).
+var commandForm = install.CommandForm{
+	Host: Host, Ext: ".md", Args: slash.Args,
+	Render: opencode.RenderCommand,
+}
+
+// inspect is flavor.Inspect as a function: a method value in the entry
+// would be made when the program starts.
+func inspect(path string) (install.Status, error) { return flavor.Inspect(path) }

@@ -46,4 +46,7 @@ var Lacks = []string{"Transcript", "Provider", "ReadsBeforeWrite", "Headless", "
 // flavor is Kilo Code as the OpenCode adapter, mapper and plugin install
 // take it: at every start Kilo installs @kilocode/plugin into each config
 // directory, as OpenCode does its own package.
-var flavor = opencode.Flavor{Name: Host, Facts: &Facts, DepsPackage: "@kilocode/plugin"}
+var flavor = opencode.Flavor{Name: Host, Facts: &Facts, DepsPackage: depsPackage}
+
+// depsPackage is the package Kilo installs for its plugins.
+const depsPackage = "@kilocode/plugin"

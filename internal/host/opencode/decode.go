@@ -10,6 +10,7 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -35,22 +36,24 @@ func Methods() []string {
 
 // hookNames are OpenCode's names for the hooks behind each method; they
 // are the events' HostEvent (for MethodEvent, the bus event's type is).
-var hookNames = map[string]string{
-	MethodToolBefore: "tool.execute.before",
-	MethodToolAfter:  "tool.execute.after",
-	MethodSystem:     "experimental.chat.system.transform",
-	MethodMessages:   "experimental.chat.messages.transform",
-	MethodText:       "experimental.text.complete",
-	MethodCompacting: "experimental.session.compacting",
-	MethodChat:       "chat.message",
-}
+var hookNames = lazy.Value[map[string]string]{New: func() map[string]string {
+	return map[string]string{
+		MethodToolBefore: "tool.execute.before",
+		MethodToolAfter:  "tool.execute.after",
+		MethodSystem:     "experimental.chat.system.transform",
+		MethodMessages:   "experimental.chat.messages.transform",
+		MethodText:       "experimental.text.complete",
+		MethodCompacting: "experimental.session.compacting",
+		MethodChat:       "chat.message",
+	}
+}}
 
 // HookName is OpenCode's hook behind a method ("" for none).
 func HookName(method string) string {
 	if method == MethodEvent {
 		return "event"
 	}
-	return hookNames[method]
+	return hookNames.Get()[method]
 }
 
 // Params is what the plugin sends with every hook: the directory OpenCode
@@ -143,13 +146,15 @@ const titlePrompt = "You are a title generator"
 // busKinds maps the bus events the engine hears about. Other events
 // (todo.updated, file.edited, message.*) decode to Unknown: the mapper
 // keeps what it needs of them, the engine sees nothing.
-var busKinds = map[string]event.Kind{
-	"session.created":   event.SessionStart,
-	"session.idle":      event.Stop,
-	"session.compacted": event.PostCompact,
-	"session.deleted":   event.SessionEnd,
-	"session.error":     event.Notification,
-}
+var busKinds = lazy.Value[map[string]event.Kind]{New: func() map[string]event.Kind {
+	return map[string]event.Kind{
+		"session.created":   event.SessionStart,
+		"session.idle":      event.Stop,
+		"session.compacted": event.PostCompact,
+		"session.deleted":   event.SessionEnd,
+		"session.error":     event.Notification,
+	}
+}}
 
 // DecodeRequest decodes `{"method":…,"params":…}`, the shape of a serve
 // request without its envelope. On malformed bytes the returned event
@@ -333,7 +338,7 @@ func decodeBus(ev *event.Event, be *busEvent) error {
 	if len(props.Info) > 0 && props.Info[0] == '{' {
 		_ = json.Unmarshal(props.Info, &info) // informational only
 	}
-	kind, ok := busKinds[be.Type]
+	kind, ok := busKinds.Get()[be.Type]
 	if !ok {
 		return nil
 	}

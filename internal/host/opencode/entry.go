@@ -37,7 +37,7 @@ var Entry = host.Host{
 	// injected, and explore is OpenCode's.
 	// Its MCP servers: the "mcp" object of opencode.json(c) at the
 	// project's root and in the user's config directory.
-	MCPConfig: openCodeMCP(),
+	MCPConfig: openCodeMCP,
 	Agents:    openCodeAgents,
 	// Its commands are markdown files in commands/ of the config
 	// directory (.opencode or ~/.config/opencode), with $ARGUMENTS.
@@ -56,20 +56,29 @@ marks OpenCode's dependency install as done`,
 var openCodeConfigNames = []string{"opencode.json", "opencode.jsonc"}
 
 // openCodeMCP are the files whose "mcp" object lists OpenCode's MCP
-// servers.
-func openCodeMCP() []host.MCPSource {
-	var out []host.MCPSource
-	for _, n := range openCodeConfigNames {
-		out = append(out,
-			host.MCPSource{Path: func(env host.Env) string { return host.Under(env.ProjectDir, n) }, Key: "mcp"},
-			host.MCPSource{Path: func(env host.Env) string {
-				if xdg := env.Var("XDG_CONFIG_HOME"); env.Home == "" && !filepath.IsAbs(xdg) {
-					return ""
-				}
-				return filepath.Join(ConfigDir(install.ScopeUser, env.ProjectDir, ConfigHome(env.Var("XDG_CONFIG_HOME"), env.Home)), n)
-			}, Key: "mcp"})
+// servers: each of openCodeConfigNames, the project's and the user's. A
+// list of named functions, static data, rather than closures over the
+// names, which would be built when the program starts.
+var openCodeMCP = []host.MCPSource{
+	{Path: projectJSON, Key: "mcp"}, {Path: userJSON, Key: "mcp"},
+	{Path: projectJSONC, Key: "mcp"}, {Path: userJSONC, Key: "mcp"},
+}
+
+func projectJSON(env host.Env) string  { return projectConfig(env, openCodeConfigNames[0]) }
+func userJSON(env host.Env) string     { return userConfig(env, openCodeConfigNames[0]) }
+func projectJSONC(env host.Env) string { return projectConfig(env, openCodeConfigNames[1]) }
+func userJSONC(env host.Env) string    { return userConfig(env, openCodeConfigNames[1]) }
+
+// projectConfig is the project's config file of the name.
+func projectConfig(env host.Env, name string) string { return host.Under(env.ProjectDir, name) }
+
+// userConfig is the user's config file of the name; "" when the user's
+// config directory is not known.
+func userConfig(env host.Env, name string) string {
+	if xdg := env.Var("XDG_CONFIG_HOME"); env.Home == "" && !filepath.IsAbs(xdg) {
+		return ""
 	}
-	return out
+	return filepath.Join(ConfigDir(install.ScopeUser, env.ProjectDir, ConfigHome(env.Var("XDG_CONFIG_HOME"), env.Home)), name)
 }
 
 // openCodeHookFiles are the plugin directories and config files of the
@@ -167,8 +176,13 @@ func uninstallOpenCode(env host.Env, scope install.Scope) (install.Report, error
 // commands/, the folder OpenCode's own tips name.
 var openCodeCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir: func(env host.Env, scope install.Scope) string {
-		return filepath.Join(openCodeDir(env, scope), "commands")
-	},
-	Form: CommandForm,
+	Dir:     openCodeCommandsDir,
+	Form:    CommandForm,
+}
+
+// openCodeCommandsDir is openCodeCommands.Dir, a named function: the host's entry
+// copies openCodeCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func openCodeCommandsDir(env host.Env, scope install.Scope) string {
+	return filepath.Join(openCodeDir(env, scope), "commands")
 }

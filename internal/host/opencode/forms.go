@@ -11,7 +11,12 @@ import (
 // hint), the body the template, with $ARGUMENTS.
 var CommandForm = install.CommandForm{
 	Host: Host, Ext: ".md", Args: slash.Args,
-	Render: func(c slash.Command, body string) string {
-		return install.FrontMatter(body, "description", c.Description)
-	},
+	Render: RenderCommand,
+}
+
+// RenderCommand is CommandForm's Render (Kilo Code's too): a named
+// function, so that the hosts' entries, which copy the form, stay static
+// data (a func literal there is copied when the program starts).
+func RenderCommand(c slash.Command, body string) string {
+	return install.FrontMatter(body, "description", c.Description)
 }

@@ -10,33 +10,36 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/strictjson"
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // toolNames maps the built-in tools of OpenCode (1.18.33) and of its
 // forks to atreides's names.
-var toolNames = map[string]event.ToolName{
-	"bash":      event.Shell,
-	"read":      event.Read,
-	"list":      event.Read,
-	"write":     event.Write,
-	"edit":      event.Edit,
-	"multiedit": event.Edit,
-	"patch":     event.Edit,
-	// OpenCode 1.18's and Kilo 7.7.7's patch tool, offered to GPT models
-	// in place of edit and write ({patchText}): it adds, updates, moves
-	// and deletes the files its envelope names.
-	"apply_patch": event.Edit,
-	"glob":        event.Search,
-	"grep":        event.Search,
-	"webfetch":    event.Fetch,
-	"websearch":   event.Fetch,
-	"task":        event.Delegate,
-	"todowrite":   event.Todo,
-	"todoread":    event.Todo,
-	// Kilo Code's (7.7.7): a command it starts and keeps running
-	// ({action:"start", command, workdir}); judged as a shell command.
-	"background_process": event.Shell,
-}
+var toolNames = lazy.Value[map[string]event.ToolName]{New: func() map[string]event.ToolName {
+	return map[string]event.ToolName{
+		"bash":      event.Shell,
+		"read":      event.Read,
+		"list":      event.Read,
+		"write":     event.Write,
+		"edit":      event.Edit,
+		"multiedit": event.Edit,
+		"patch":     event.Edit,
+		// OpenCode 1.18's and Kilo 7.7.7's patch tool, offered to GPT models
+		// in place of edit and write ({patchText}): it adds, updates, moves
+		// and deletes the files its envelope names.
+		"apply_patch": event.Edit,
+		"glob":        event.Search,
+		"grep":        event.Search,
+		"webfetch":    event.Fetch,
+		"websearch":   event.Fetch,
+		"task":        event.Delegate,
+		"todowrite":   event.Todo,
+		"todoread":    event.Todo,
+		// Kilo Code's (7.7.7): a command it starts and keeps running
+		// ({action:"start", command, workdir}); judged as a shell command.
+		"background_process": event.Shell,
+	}
+}}
 
 // toolInput holds the argument fields atreides looks at in any tool.
 type toolInput struct {
@@ -59,7 +62,7 @@ type toolInput struct {
 // governance knows them.
 func NormalizeTool(name string, args json.RawMessage) (event.Tool, string, error) {
 	t := event.Tool{Raw: name, Input: args, Name: event.Other}
-	if n, ok := toolNames[name]; ok {
+	if n, ok := toolNames.Get()[name]; ok {
 		t.Name = n
 	} else if tool, ok := strings.CutPrefix(name, "atreides_"); ok && tool != "" {
 		t.Name = event.ToolName("mcp:atreides__" + tool)

@@ -3,8 +3,9 @@ package qwen
 import (
 	"encoding/json"
 	"slices"
-	"sync"
 	"time"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host"
@@ -29,7 +30,7 @@ const Host = "qwen"
 // PostToolUseFailure's after the tool's result, SubagentStart's into the
 // subagent. PreToolUse's is read but not passed on, so it is left out.
 // Qwen escapes < and > in all of them.
-var dialect = sync.OnceValue(func() *hookjson.Dialect {
+var dialect = lazy.Value[*hookjson.Dialect]{New: func() *hookjson.Dialect {
 	return &hookjson.Dialect{
 		Host: Host, Facts: &Facts, Fields: fields, Tool: tool,
 		Kinds: hookjson.KindsOf(slices.Concat(DefaultEvents, optionalEvents)...),
@@ -38,7 +39,7 @@ var dialect = sync.OnceValue(func() *hookjson.Dialect {
 			"PostToolUseFailure": MaxContext, "SubagentStart": MaxContext,
 		},
 	}
-})
+}}
 
 // toolResponse is PostToolUse's tool_response: llmContent is what the
 // model is shown (a string for the built-in tools), returnDisplay what the
@@ -61,7 +62,7 @@ type toolResponse struct {
 // [event.Unknown]: a user prompt resets the stop gate's count and sets
 // the phase, which neither a tool round nor atreides's own reason must.
 func Decode(data []byte, projectDir string, now time.Time) (*event.Event, error) {
-	p, ev, err := dialect().Decode(data, projectDir, now)
+	p, ev, err := dialect.Get().Decode(data, projectDir, now)
 	if err != nil {
 		return ev, err
 	}

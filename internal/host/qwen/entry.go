@@ -183,15 +183,29 @@ func uninstallQwen(env host.Env, scope install.Scope) (install.Report, error) {
 // qwenAgents is how qwen takes the roster (see the host entry).
 var qwenAgents = host.AgentFacts{
 	Builtin: builtinAgents,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "agents") },
+	Dir:     qwenAgentsDir,
 	Form:    AgentForm,
+}
+
+// qwenAgentsDir is qwenAgents.Dir, a named function: the host's entry
+// copies qwenAgents, and a func literal there would be copied when the
+// program starts instead of being static data.
+func qwenAgentsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".qwen", "agents")
 }
 
 // qwenCommands is how qwen takes the slash commands (see the entry).
 var qwenCommands = host.CommandFacts{
 	Builtin: builtinCommands,
-	Dir:     func(env host.Env, scope install.Scope) string { return host.DotDir(env, scope, ".qwen", "commands") },
+	Dir:     qwenCommandsDir,
 	Form:    CommandForm,
+}
+
+// qwenCommandsDir is qwenCommands.Dir, a named function: the host's entry
+// copies qwenCommands, and a func literal there would be copied when the
+// program starts instead of being static data.
+func qwenCommandsDir(env host.Env, scope install.Scope) string {
+	return host.DotDir(env, scope, ".qwen", "commands")
 }
 
 // trustCheck notes that Qwen reads the project's settings only in a

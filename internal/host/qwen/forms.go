@@ -13,10 +13,15 @@ import (
 var AgentForm = install.AgentForm{
 	Host: Host, Ext: ".md",
 	Installs: install.Subagents,
-	Render: func(a agents.Agent, prompt string) string {
-		return install.FrontMatterList(prompt, agentTools(a.Tools),
-			"name", a.HostName(), "description", a.Description, "model", a.ModelFor(Host))
-	},
+	Render:   renderAgent,
+}
+
+// renderAgent is AgentForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderAgent(a agents.Agent, prompt string) string {
+	return install.FrontMatterList(prompt, agentTools(a.Tools),
+		"name", a.HostName(), "description", a.Description, "model", a.ModelFor(Host))
 }
 
 func agentTools(t agents.Tools) []string {
@@ -38,7 +43,12 @@ func agentTools(t agents.Tools) []string {
 // replaces $ARGUMENTS only inside !{...} shell injections).
 var CommandForm = install.CommandForm{
 	Host: Host, Ext: ".md", Args: "{{args}}",
-	Render: func(c slash.Command, body string) string {
-		return install.FrontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
-	},
+	Render: renderCommand,
+}
+
+// renderCommand is CommandForm's Render: a named function, so that the
+// host's entry, which copies the form, stays static data (a func literal
+// there is copied when the program starts).
+func renderCommand(c slash.Command, body string) string {
+	return install.FrontMatter(body, "description", c.Description, "argument-hint", c.ArgumentHint)
 }

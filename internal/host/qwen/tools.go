@@ -3,7 +3,8 @@ package qwen
 import (
 	"encoding/json"
 	"strings"
-	"sync"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/host/gemini"
@@ -17,7 +18,7 @@ import (
 // input fields (their inputs are read by gemini.ReadInput), but several
 // were renamed (edit, agent, todo_write, web_search), so the table is its
 // own. Built on first use rather than at init.
-var toolNames = sync.OnceValue(func() hookjson.Tools {
+var toolNames = lazy.Value[hookjson.Tools]{New: func() hookjson.Tools {
 	return hookjson.Tools{
 		"run_shell_command": event.Shell,
 		// {command, directory, ...}: a command it runs in the background
@@ -36,11 +37,11 @@ var toolNames = sync.OnceValue(func() hookjson.Tools {
 		// user turns it on.
 		"todo_write": event.Todo,
 	}
-})
+}}
 
 // JudgedTools are the Qwen Code tools atreides has a normalized name for,
 // sorted; install limits PreToolUse to these (and MCP tools).
-func JudgedTools() []string { return toolNames().Judged() }
+func JudgedTools() []string { return toolNames.Get().Judged() }
 
 // NormalizeTool maps a Qwen Code tool to atreides's names and pulls out the
 // command or paths the guard judges. Unlike Gemini CLI, Qwen names an MCP
@@ -48,7 +49,7 @@ func JudgedTools() []string { return toolNames().Judged() }
 // "mcp:<server>__<tool>".
 func NormalizeTool(name string, input json.RawMessage) (event.Tool, error) {
 	t := event.Tool{Raw: name, Input: input, Name: event.Other}
-	if n, ok := toolNames()[name]; ok {
+	if n, ok := toolNames.Get()[name]; ok {
 		t.Name = n
 	} else if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		t.Name = event.ToolName("mcp:" + rest)

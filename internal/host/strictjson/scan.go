@@ -149,8 +149,12 @@ func (s *scope) next() {
 
 // syntax is the JSON that encoding/json accepts: jsontext's, less its
 // checks for duplicate names (this package reports those as a *KeyError)
-// and for valid UTF-8 (encoding/json replaces invalid bytes).
-var syntax = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+// and for valid UTF-8 (encoding/json replaces invalid bytes). A
+// function, not a package variable: its interface values would be init
+// work in every hook process.
+func syntax() [2]jsontext.Options {
+	return [2]jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
+}
 
 // reader is a jsontext decoder over one value of a document; a pool keeps
 // a hook's few objects from allocating a decoder each.
@@ -163,7 +167,8 @@ var readers = sync.Pool{New: func() any { return new(reader) }}
 
 func (r *reader) reset(data []byte) {
 	r.buf = *bytes.NewBuffer(data) // read in place: jsontext does not copy a bytes.Buffer
-	r.dec.Reset(&r.buf, syntax...)
+	opts := syntax()
+	r.dec.Reset(&r.buf, opts[:]...)
 }
 
 // name reads an object's next name as encoding/json decodes it, and as

@@ -109,15 +109,16 @@ func pointee(v any) (reflect.Value, error) {
 	return rv.Elem(), nil
 }
 
-var (
-	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
+// The types are looked up where they are used, not kept in package
+// variables: those would be init work in every hook process.
+func unmarshalerType() reflect.Type     { return reflect.TypeFor[json.Unmarshaler]() }
+func textUnmarshalerType() reflect.Type { return reflect.TypeFor[encoding.TextUnmarshaler]() }
+func rawMessageType() reflect.Type      { return reflect.TypeFor[json.RawMessage]() }
 
 // strict reports types whose keys this package matches itself: structs
 // without their own UnmarshalJSON.
 func strict(t reflect.Type) bool {
-	return t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(unmarshalerType)
+	return t.Kind() == reflect.Struct && !reflect.PointerTo(t).Implements(unmarshalerType())
 }
 
 func decode(data []byte, rv reflect.Value) error {
@@ -145,18 +146,16 @@ func decode(data []byte, rv reflect.Value) error {
 	return json.Unmarshal(data, rv.Addr().Interface())
 }
 
-var rawMessageType = reflect.TypeFor[json.RawMessage]()
-
 // decodeSimple stores the values host payloads are mostly made of (plain
 // strings, booleans, raw messages) without a json.Unmarshal call, which
 // would validate the bytes once more: Unmarshal validated the document.
 // It reports whether it did; the results are what encoding/json stores.
 func decodeSimple(data []byte, rv reflect.Value) bool {
-	if pt := reflect.PointerTo(rv.Type()); rv.Type() != rawMessageType && (pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)) {
+	if pt := reflect.PointerTo(rv.Type()); rv.Type() != rawMessageType() && (pt.Implements(unmarshalerType()) || pt.Implements(textUnmarshalerType())) {
 		return false
 	}
 	switch {
-	case rv.Type() == rawMessageType:
+	case rv.Type() == rawMessageType():
 		rv.SetBytes(bytes.Clone(data))
 	case rv.Kind() == reflect.String && len(data) >= 2 && data[0] == '"' && bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data):
 		rv.SetString(string(data[1 : len(data)-1]))
