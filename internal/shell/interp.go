@@ -4,11 +4,13 @@ import (
 	"iter"
 	"maps"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // codeFlags are the interpreter families and the options that give them
 // inline code.
-var codeFlags = lazyTable[map[string][]string]{build: func() map[string][]string {
+var codeFlags = lazy.Value[map[string][]string]{New: func() map[string][]string {
 	return map[string][]string{
 		"python": {"-c"}, "pypy": {"-c"}, "node": {"-e", "--eval", "-p", "--print"},
 		"bun": {"-e", "--eval", "-p", "--print"}, "deno": {"eval"}, "ruby": {"-e"}, "jruby": {"-e"},
@@ -22,7 +24,7 @@ var codeFlags = lazyTable[map[string][]string]{build: func() map[string][]string
 
 // valuedOptions are, by family, the short options taking a separate
 // value (not code).
-var valuedOptions = lazyTable[map[string]string]{build: func() map[string]string {
+var valuedOptions = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"python": "WXm", "pypy": "WXm", "node": "rC", "nodejs": "rC", "bun": "r", "ruby": "IC", "jruby": "IC",
 		"perl": "IMmx", "php": "cdf", "lua": "l",
@@ -34,7 +36,7 @@ var valuedOptions = lazyTable[map[string]string]{build: func() map[string]string
 func InterpFamily(name string) string {
 	n := strings.TrimRight(name, "0123456789.")
 	n = strings.TrimSuffix(n, "-")
-	if _, ok := codeFlags.get()[n]; ok {
+	if _, ok := codeFlags.Get()[n]; ok {
 		return n
 	}
 	return ""
@@ -45,11 +47,11 @@ func IsInterpreter(name string) bool { return InterpFamily(name) != "" }
 
 // CodeFlags are the options that give the interpreter family fam inline
 // code (python -c, node -e, deno eval).
-func CodeFlags(fam string) []string { return codeFlags.get()[fam] }
+func CodeFlags(fam string) []string { return codeFlags.Get()[fam] }
 
 // ValuedOptions are the short options of the family fam whose value is
 // the next word and is not code (python -m, node -r), one byte each.
-func ValuedOptions(fam string) string { return valuedOptions.get()[fam] }
+func ValuedOptions(fam string) string { return valuedOptions.Get()[fam] }
 
 // Interpreters are the interpreter families, in no order.
-func Interpreters() iter.Seq[string] { return maps.Keys(codeFlags.get()) }
+func Interpreters() iter.Seq[string] { return maps.Keys(codeFlags.Get()) }

@@ -3,6 +3,8 @@ package shell
 import (
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // HarmlessDevice reports whether writing to path writes no file: the null
@@ -19,11 +21,11 @@ func HarmlessDevice(path string) bool {
 // (whole or in part) and nothing else, and which of its short options take
 // a value (head -n 5: "n"), so that its operands can be told apart.
 func Reader(name string) (valued string, ok bool) {
-	valued, ok = readers.get()[name]
+	valued, ok = readers.Get()[name]
 	return valued, ok
 }
 
-var readers = lazyTable[map[string]string]{build: func() map[string]string {
+var readers = lazy.Value[map[string]string]{New: func() map[string]string {
 	return map[string]string{
 		"cat": "", "tac": "", "nl": "bdfhilnsvw", "head": "nc", "tail": "ncs",
 		"less": "", "more": "", "bat": "lmrH", "sed": "efl",

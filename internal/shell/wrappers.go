@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/atreides-dev/atreides/internal/lazy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -162,7 +163,7 @@ func getopt(n int, valued string, long ...string) wrapper {
 // wrappers are the programs that run the rest of their words as a
 // command, changing only how (priority, tracing, a namespace, a lock):
 // the command is judged like one typed directly.
-var wrappers = lazyTable[map[string]wrapper]{build: func() map[string]wrapper {
+var wrappers = lazy.Value[map[string]wrapper]{New: func() map[string]wrapper {
 	return map[string]wrapper{
 		"builtin": skip(""), "exec": skip("a"), "nohup": skip(""), "time": skip("of"), "setsid": skip(""),
 		"caffeinate": skip("tw"), "fakeroot": skip(""), "torsocks": skip(""), "proxychains": skip("f"),
@@ -209,7 +210,7 @@ type Wrapped struct {
 
 // carriers are the wrappers that may run shell text as well as a
 // command, or decide where the command runs.
-var carriers = lazyTable[map[string]func(name string, args []Word, sc *Scope, home string) Wrapped]{build: func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
+var carriers = lazy.Value[map[string]func(name string, args []Word, sc *Scope, home string) Wrapped]{New: func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
 	return map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
 		"npx": npx, "pnpx": npx, "bunx": npx,
 		"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
@@ -219,11 +220,11 @@ var carriers = lazyTable[map[string]func(name string, args []Word, sc *Scope, ho
 
 // Wrappers lists the programs Unwrap reads.
 func Wrappers() []string {
-	names := make([]string, 0, len(wrappers.get())+len(carriers.get()))
-	for n := range wrappers.get() {
+	names := make([]string, 0, len(wrappers.Get())+len(carriers.Get()))
+	for n := range wrappers.Get() {
 		names = append(names, n)
 	}
-	for n := range carriers.get() {
+	for n := range carriers.Get() {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -235,10 +236,10 @@ func Wrappers() []string {
 // then programs, not keywords of the shell; home is the home directory.
 // ok is false for a program that is not such a wrapper.
 func Unwrap(name string, args []Word, assigns bool, sc *Scope, home string) (Wrapped, bool) {
-	if f, ok := carriers.get()[name]; ok {
+	if f, ok := carriers.Get()[name]; ok {
 		return f(name, args, sc, home), true
 	}
-	w, ok := wrappers.get()[name]
+	w, ok := wrappers.Get()[name]
 	if !ok {
 		return Wrapped{}, false
 	}

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // Recorder receives what the writers find a command writes, in the order
@@ -46,12 +48,12 @@ type Recorder interface {
 
 // WriterOf is what knows where the program name writes, nil when this
 // package does not model it. home is the home directory (git -C ~).
-func WriterOf(name string) Writer { return writers.get()[name] }
+func WriterOf(name string) Writer { return writers.Get()[name] }
 
 type Writer func(r Recorder, c *Command, home string)
 
 // writers know where a program writes. Built on first use.
-var writers = lazyTable[map[string]Writer]{build: func() map[string]Writer {
+var writers = lazy.Value[map[string]Writer]{New: func() map[string]Writer {
 	return map[string]Writer{
 		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
 		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
