@@ -119,14 +119,20 @@ func (g *Governance) ForgetSession(session string) {
 }
 
 // Touch records that the session sent an event at now: it moves to the
-// front of Recent, with now as its time, unless it is there already and
-// was seen less than touchEvery ago.
+// front of Recent, with now as its time, unless it is in Recent already
+// and was seen less than touchEvery ago. Anywhere in Recent, not only at
+// its front: two sessions working at once would otherwise swap places on
+// every event, and each swap rewrites the project record (and syncs it).
+// So Recent's order is the order of the sessions' latest events to the
+// minute, which is all its readers ask of it.
 func (g *Governance) Touch(session, host string, now time.Time) {
 	if session == "" {
 		return
 	}
-	if len(g.Recent) > 0 && g.Recent[0].ID == session && g.Recent[0].Host == host && fresh(g.Recent[0].Seen, now) {
-		return
+	for _, s := range g.Recent {
+		if s.ID == session && s.Host == host && fresh(s.Seen, now) {
+			return
+		}
 	}
 	out := []SeenSession{{ID: session, Host: host, Seen: now}}
 	for _, s := range g.Recent {

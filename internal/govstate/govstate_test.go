@@ -1,6 +1,7 @@
 package govstate
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -30,11 +31,15 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 		{"same session, 10 s later", "a", 10 * time.Second, false},
 		{"same session, a minute later", "a", touchEvery, true},
 		{"another session, 10 s later", "b", 10 * time.Second, true},
+		{"back to a session seen 10 s ago, after another's", "a", 10 * time.Second, false},
 		{"the clock went back", "a", -time.Second, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var g Governance
 			g.Touch("a", "claude", t0)
+			if strings.HasPrefix(tc.name, "back to") {
+				g.Touch("b", "claude", t0.Add(time.Second))
+			}
 			lock := IntentLock{Intent: "I-1", Session: "a", Since: t0, Renewed: t0}
 			before := encoded(g)
 			now := t0.Add(tc.after)
@@ -47,8 +52,8 @@ func TestTouchAndRenewWithinAMinute(t *testing.T) {
 			if renewed := !lock.Renewed.Equal(t0); tc.session == "a" && renewed != tc.changed {
 				t.Errorf("lease renewed = %v, want %v", renewed, tc.changed)
 			}
-			if g.Recent[0].ID != tc.session {
-				t.Errorf("newest session %s, want %s", g.Recent[0].ID, tc.session)
+			if newest := g.Recent[0].ID; tc.changed && newest != tc.session {
+				t.Errorf("newest session %s, want %s", newest, tc.session)
 			}
 		})
 	}
