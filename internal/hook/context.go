@@ -3,7 +3,6 @@ package hook
 import (
 	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
-	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/readfirst"
 )
@@ -23,7 +22,7 @@ func editCheckHandler(s *Settings) engine.Handler {
 	return editcheck.Handler(func() editcheck.Options {
 		c, _ := s.Config()
 		o := editcheck.FromConfig(c)
-		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, all.Guard(), command, s.root, s.root) }
+		o.Judge = func(command string) error { return policy.JudgeRun(s.policy, s.guard(), command, s.root, s.root) }
 		return o
 	})
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/export"
 	"github.com/atreides-dev/atreides/internal/host"
-	"github.com/atreides-dev/atreides/internal/host/all"
 	"github.com/atreides-dev/atreides/internal/outbox"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -304,7 +303,7 @@ func (r *hookRun) toTeam(s *Settings, data []byte, log *project.Log) {
 // .atreides is ever made there (log is the log of no project, which
 // keeps nothing).
 func guardOnly(ctx context.Context, s *Settings, log *project.Log, ev *event.Event, decided func(*event.Decision)) *event.Decision {
-	eng := engine.New(noState{}, &hookEnv{log: log}, policy.Handler(s.policy, all.Guard()))
+	eng := engine.New(noState{}, &hookEnv{log: log}, policy.Handler(s.policy, s.guard()))
 	eng.Decided = decided
 	return eng.Run(ctx, ev)
 }

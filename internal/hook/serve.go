@@ -33,7 +33,7 @@ const DefaultServed = opencode.Host
 func NewServer(p *Process, timeout time.Duration, h *host.Host) *serve.Server {
 	cwd, _ := p.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
-	roots := &servedRoots{proc: p}
+	roots := &servedRoots{proc: p, hosts: servedHosts(all.Guard())}
 	commits := store.NewCommitter()
 	f := opencode.Flavor{Name: h.Name, Facts: h.Facts}
 	m := &opencode.Mapper{Flavor: f, Run: engineRunner(p, roots, commits), Reply: identityReply(p, roots), Logf: log.Logf, CompactionPrompt: compactionPrompt(roots), Agents: openCodeAgents(roots, h),

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
 )
 
@@ -19,7 +20,10 @@ const maxServedRoots = 16
 // them again only when their [config.Paths.Stamp] changed.
 type servedRoots struct {
 	// proc is the server's process, whose settings these are.
-	proc  *Process
+	proc *Process
+	// hosts is what the guard knows of the hosts, its lists kept for
+	// the server's life (servedHosts); nil: all.Guard().
+	hosts *policy.Hosts
 	mu    sync.Mutex
 	roots map[string]*servedRoot
 	clock uint64 // counts lookups, for forgetting the least recently used
@@ -57,7 +61,9 @@ func (r *servedRoots) get(root string) (*Settings, *project.Log) {
 		} else {
 			log = project.NewLog(project.StateDir(root))
 		}
-		p = &servedRoot{s: r.proc.settings(root), stamp: stamp, log: log}
+		s := r.proc.settings(root)
+		s.hosts = r.hosts
+		p = &servedRoot{s: s, stamp: stamp, log: log}
 		r.roots[root] = p
 	}
 	p.used = r.clock

@@ -103,7 +103,7 @@ func (ts *toolServer) call(ctx context.Context, p opencode.ToolCall) opencode.To
 	sess, agent := ts.m.Caller(root, p.SessionID)
 	env := &agenttools.Env{Root: root, Store: s.store(log), Host: ts.host, Session: sess, Agent: agent,
 		Now: ts.now, Getenv: ts.proc.Getenv, Logf: log.Logf, SkillDirs: all.SkillDirs(),
-		Hosts: all.Facts(), Guard: all.Guard()}
+		Hosts: all.Facts(), Guard: s.guard()}
 	args := p.Args
 	if len(args) == 0 || string(args) == "null" {
 		args = json.RawMessage(`{}`)

@@ -43,6 +43,17 @@ type Settings struct {
 	roster func() agents.Roster
 	// proc is the runtime's process; nil in the settings a command reads.
 	proc *Process
+	// hosts is what the guard knows of the hosts when it is not
+	// all.Guard(): a server's, which keeps their lists (servedHosts).
+	hosts *policy.Hosts
+}
+
+// guard is what the guard must know of the agent hosts.
+func (s *Settings) guard() policy.Hosts {
+	if s.hosts != nil {
+		return *s.hosts
+	}
+	return all.Guard()
 }
 
 // store is the project's store as its configuration says, from the
@@ -210,7 +221,7 @@ func (s *Settings) Preset() config.Preset {
 // A project whose preset is below full runs those of its preset only
 // (presetOf), filtered in place: no allocation beyond the list's own.
 func handlers(s *Settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy, all.Guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	hs := append([]engine.Handler{policy.Handler(s.policy, s.guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, configNote(s))
