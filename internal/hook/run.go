@@ -168,7 +168,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		return guardOnly(ctx, s, log, ev, decided)
 	}
 	st := s.store(log)
-	env, hs := &hookEnv{log: log}, handlers(s)
+	env, hs := &hookEnv{log: log}, s.handlerList()
 	loader := engine.StoreLoader{Store: st, Retention: s.retention}
 	var from *audit.Origin // this checkout in a team's shared audit trail; nil: none
 	if st.Remote() != nil {

@@ -63,6 +63,7 @@ func (r *servedRoots) get(root string) (*Settings, *project.Log) {
 		}
 		s := r.proc.settings(root)
 		s.hosts = r.hosts
+		s.eventHandlers = servedHandlers(s)
 		p = &servedRoot{s: s, stamp: stamp, log: log}
 		r.roots[root] = p
 	}

@@ -46,6 +46,17 @@ type Settings struct {
 	// hosts is what the guard knows of the hosts when it is not
 	// all.Guard(): a server's, which keeps their lists (servedHosts).
 	hosts *policy.Hosts
+	// eventHandlers, when set, gives the handler list in place of
+	// building it for every event: a server's (servedHandlers).
+	eventHandlers func() []engine.Handler
+}
+
+// handlerList is the handlers an event of the project runs.
+func (s *Settings) handlerList() []engine.Handler {
+	if s.eventHandlers != nil {
+		return s.eventHandlers()
+	}
+	return handlers(s)
 }
 
 // guard is what the guard must know of the agent hosts.
