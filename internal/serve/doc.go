@@ -89,5 +89,8 @@
 // request in flight, and after [Server.Done] (the committer's last
 // sync). It keeps nothing open between requests but the descriptors of
 // record files whose sync is pending: the state store is opened per
-// request by the handler.
+// request by the handler. Streams that are pipes or sockets (a plugin's
+// stdin and stdout) are read and written through Go's poller, in
+// non-blocking mode while Serve runs (pollable_unix.go): a thread blocked
+// in a read between two requests made each pay for its wake-up.
 package serve

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -92,6 +93,18 @@ type serving struct {
 // is the reason the input ended, nil at a clean end of input.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	maxLine := orDefault(s.MaxLine, 32<<20)
+	// A pipe or a socket is read and written through Go's poller
+	// (pollable), in blocking mode again once Serve returns.
+	if f, ok := r.(*os.File); ok {
+		p, restore := pollable(f)
+		defer restore()
+		r = p
+	}
+	if f, ok := w.(*os.File); ok {
+		p, restore := pollable(f)
+		defer restore()
+		w = p
+	}
 	sv := &serving{
 		Server:   s,
 		ctx:      ctx,
