@@ -8,7 +8,11 @@
 // First, for each count of -sessions, it sends -n tool.before requests
 // (an allowed `ls -la`) one at a time, each written when the previous
 // answer came, after -warmup untimed ones, and prints the p50, p90 and
-// p99 of the time from writing a request to reading its answer. The
+// p99 of the time from writing a request to reading its answer, and the
+// server's CPU time (user and system, all its threads, its start-up
+// included) divided by the requests it answered: on a machine others
+// share, where the tail of the round trips is mostly theirs, that column
+// still compares builds. The
 // requests go round-robin to that many sessions, so that with more than
 // one a request finds the previous one's save (another session's) still
 // going, as on a server several agents talk to at once; each session's
@@ -135,10 +139,16 @@ func oneAtATime(bins []string, sessions, n, warmup int, gap time.Duration) error
 			time.Sleep(gap)
 		}
 	}
-	fmt.Printf("%-36s %8s %8s %8s  (tool.before one at a time, %d session(s) round-robin, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", sessions, n, gap)
+	for _, s := range servers {
+		if err := s.stop(); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("%-36s %8s %8s %8s %8s  (tool.before one at a time, %d session(s) round-robin, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", "cpu ms", sessions, n, gap)
 	for i, bin := range bins {
 		slices.Sort(lat[i])
-		fmt.Printf("%-36s %8.3f %8.3f %8.3f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)))
+		cpu := servers[i].cpu / time.Duration(n+warmup)
+		fmt.Printf("%-36s %8.3f %8.3f %8.3f %8.3f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)), ms(cpu))
 	}
 	return nil
 }
@@ -149,6 +159,9 @@ type server struct {
 	dir string
 	in  io.WriteCloser
 	out *bufio.Reader
+	// cpu is the process's user and system time, once it is stopped.
+	cpu     time.Duration
+	stopped bool
 }
 
 func start(bin string) (*server, error) {
@@ -227,11 +240,19 @@ func (s *server) call(id, sessions int) (time.Duration, error) {
 	return took, nil
 }
 
-// stop ends the input, waits for the server and removes its project.
+// stop ends the input, waits for the server, notes its CPU time and
+// removes its project; once.
 func (s *server) stop() error {
+	if s.stopped {
+		return nil
+	}
+	s.stopped = true
 	s.in.Close()
 	_, _ = io.Copy(io.Discard, s.out)
 	err := s.cmd.Wait()
+	if st := s.cmd.ProcessState; st != nil {
+		s.cpu = st.UserTime() + st.SystemTime()
+	}
 	os.RemoveAll(s.dir)
 	return err
 }
