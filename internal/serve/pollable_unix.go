@@ -26,21 +26,41 @@ func pollable(f *os.File) (*os.File, func()) {
 	if err != nil || fi.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) == 0 {
 		return f, func() {}
 	}
-	fd, err := syscall.Dup(int(f.Fd()))
+	// Not f.Fd(), which would put a file Go polls in blocking mode.
+	c, err := f.SyscallConn()
 	if err != nil {
 		return f, func() {}
 	}
+	fd := -1
+	if cerr := c.Control(func(raw uintptr) { fd, err = syscall.Dup(int(raw)) }); cerr != nil || err != nil {
+		return f, func() {}
+	}
 	syscall.CloseOnExec(fd)
-	if err := syscall.SetNonblock(fd, true); err != nil {
+	flags, err := fcntl(fd, syscall.F_GETFL, 0)
+	if err == nil && flags&syscall.O_NONBLOCK == 0 {
+		err = syscall.SetNonblock(fd, true)
+	}
+	if err != nil {
 		_ = syscall.Close(fd)
 		return f, func() {}
 	}
 	p := os.NewFile(uintptr(fd), f.Name())
 	return p, func() {
-		// Through the File, so that the poller lets go of it first.
-		if c, err := p.SyscallConn(); err == nil {
+		// The mode it was given in (a parent may have made it
+		// non-blocking itself); through the File, so that the poller
+		// lets go of it first.
+		if c, err := p.SyscallConn(); err == nil && flags&syscall.O_NONBLOCK == 0 {
 			_ = c.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
 		}
 		_ = p.Close()
 	}
+}
+
+// fcntl is the fcntl system call on fd.
+func fcntl(fd, cmd, arg int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), uintptr(arg))
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
 }

@@ -18,14 +18,8 @@ import (
 // is answered, and once Serve returns the
 // descriptors it was given are open and in blocking mode again.
 func TestServeOverOSPipes(t *testing.T) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW := blockingPipe(t)
+	outR, outW := blockingPipe(t)
 	defer func() { _ = inR.Close(); _ = outW.Close(); _ = outR.Close() }()
 	nonblocking := make(chan bool, 1)
 	s := &Server{Methods: []string{"echo"}, Handler: func(_ context.Context, _ string, params json.RawMessage) (any, error) {
@@ -91,14 +85,45 @@ func fcntlFlags(f *os.File) (int, error) {
 	}
 	var flags int
 	var ferr error
-	if err := c.Control(func(fd uintptr) {
-		r, _, e := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		flags = int(r)
-		if e != 0 {
-			ferr = e
-		}
-	}); err != nil {
+	if err := c.Control(func(fd uintptr) { flags, ferr = fcntl(int(fd), syscall.F_GETFL, 0) }); err != nil {
 		return 0, err
 	}
 	return flags, ferr
+}
+
+// blockingPipe is a pipe in blocking mode, as a parent gives stdin and
+// stdout (os.Pipe's are non-blocking, for Go's poller).
+func blockingPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		t.Fatal(err)
+	}
+	return os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
+}
+
+// TestPollableKeepsNonBlocking: an input given in non-blocking mode (a
+// parent's choice) is left in it.
+func TestPollableKeepsNonBlocking(t *testing.T) {
+	var fds [2]int
+	if err := syscall.Pipe(fds[:]); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.SetNonblock(fds[0], true); err != nil {
+		t.Fatal(err)
+	}
+	r, w := os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
+	defer func() { _ = r.Close(); _ = w.Close() }()
+	p, restore := pollable(r)
+	if p == r {
+		t.Fatal("a pipe was not switched to the poller")
+	}
+	restore()
+	flags, err := fcntlFlags(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if flags&syscall.O_NONBLOCK == 0 {
+		t.Error("the input was put in blocking mode, which it was not given in")
+	}
 }
