@@ -8,11 +8,11 @@
 // First, for each count of -sessions, it sends -n tool.before requests
 // (an allowed `ls -la`) one at a time, each written when the previous
 // answer came, after -warmup untimed ones, and prints the p50, p90 and
-// p99 of the time from writing a request to reading its answer, and the
+// p99 of the time from writing a request to reading its answer, the
 // server's CPU time (user and system, all its threads, its start-up
-// included) divided by the requests it answered: on a machine others
+// included) divided by the requests it answered (on a machine others
 // share, where the tail of the round trips is mostly theirs, that column
-// still compares builds. The
+// still compares builds) and its peak resident memory. The
 // requests go round-robin to that many sessions, so that with more than
 // one a request finds the previous one's save (another session's) still
 // going, as on a server several agents talk to at once; each session's
@@ -144,11 +144,11 @@ func oneAtATime(bins []string, sessions, n, warmup int, gap time.Duration) error
 			return err
 		}
 	}
-	fmt.Printf("%-36s %8s %8s %8s %8s  (tool.before one at a time, %d session(s) round-robin, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", "cpu ms", sessions, n, gap)
+	fmt.Printf("%-36s %8s %8s %8s %8s %8s  (tool.before one at a time, %d session(s) round-robin, n=%d, gap %v)\n", "binary", "p50 ms", "p90 ms", "p99 ms", "cpu ms", "rss MB", sessions, n, gap)
 	for i, bin := range bins {
 		slices.Sort(lat[i])
 		cpu := servers[i].cpu / time.Duration(n+warmup)
-		fmt.Printf("%-36s %8.3f %8.3f %8.3f %8.3f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)), ms(cpu))
+		fmt.Printf("%-36s %8.3f %8.3f %8.3f %8.3f %8.1f\n", bin, ms(pct(lat[i], 50)), ms(pct(lat[i], 90)), ms(pct(lat[i], 99)), ms(cpu), float64(servers[i].rssKiB)/1024)
 	}
 	return nil
 }
@@ -159,8 +159,10 @@ type server struct {
 	dir string
 	in  io.WriteCloser
 	out *bufio.Reader
-	// cpu is the process's user and system time, once it is stopped.
+	// cpu is the process's user and system time, and rssKiB its peak
+	// resident memory, once it is stopped.
 	cpu     time.Duration
+	rssKiB  int64
 	stopped bool
 }
 
@@ -252,6 +254,9 @@ func (s *server) stop() error {
 	err := s.cmd.Wait()
 	if st := s.cmd.ProcessState; st != nil {
 		s.cpu = st.UserTime() + st.SystemTime()
+		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+			s.rssKiB = ru.Maxrss
+		}
 	}
 	os.RemoveAll(s.dir)
 	return err
