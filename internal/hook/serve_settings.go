@@ -14,10 +14,12 @@ import (
 const maxServedRoots = 16
 
 // servedRoots keeps, for each project serve answers for, what its
-// requests share: the configuration, the guard policy compiled from it
-// and the session options (one [settings]), and the project log. A
-// request stats the configuration files (a few microseconds) and builds
-// them again only when their [config.Paths.Stamp] changed.
+// requests share: the configuration, the guard policy compiled from it,
+// the session options and the handler list (one [Settings], its list
+// kept by servedHandlers), and the project log; and, for all of them,
+// the hosts' lists of files the guard protects (servedHosts). A request
+// stats the configuration files (a few microseconds) and builds the
+// settings again only when their [config.Paths.Stamp] changed.
 type servedRoots struct {
 	// proc is the server's process, whose settings these are.
 	proc *Process
