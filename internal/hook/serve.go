@@ -30,7 +30,9 @@ const DefaultServed = opencode.Host
 // host.Serve): the opencode mapping over the engine, each event decided
 // as a hook process decides it and named for h, with each project's
 // settings kept between requests; timeout is the deadline of one request.
+// It sets the process's garbage collector target for a server (tuneGC).
 func NewServer(p *Process, timeout time.Duration, h *host.Host) *serve.Server {
+	tuneGC(p.Getenv)
 	cwd, _ := p.Getwd()
 	log := project.NewLog(project.StateDir(project.Root("", cwd)))
 	roots := &servedRoots{proc: p, hosts: servedHosts(all.Guard())}
