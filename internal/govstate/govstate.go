@@ -78,8 +78,11 @@ type SeenSession struct {
 	Seen time.Time `json:"seen"`
 }
 
-// maxRecent bounds [Governance.Recent].
-const maxRecent = 8
+// maxRecent bounds [Governance.Recent]. Well above the sessions a project
+// sees at once: a session pushed out of the list is put back by its next
+// event, which rewrites the project record (Touch), so with more sessions
+// than this taking turns every event would pay a write and its sync.
+const maxRecent = 32
 
 // Lock returns the lock on the intent, or nil.
 func (g *Governance) Lock(intent string) *IntentLock {
