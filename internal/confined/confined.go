@@ -89,6 +89,13 @@ func sortEntries(es []fs.DirEntry, err error) ([]fs.DirEntry, error) {
 	return es, err
 }
 
+// OpenRead opens the file name in d for reading, refused as [Dir.OpenFile]
+// refuses, and returns its size: for a reader that reads only the parts
+// of a file it needs (ReadAt) instead of the whole of it.
+func (d *Dir) OpenRead(name string) (*os.File, int64, error) {
+	return d.open(name, os.O_RDONLY, 0)
+}
+
 // ReadFile reads the file name in d, at most max bytes.
 func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
 	f, size, err := d.open(name, os.O_RDONLY, 0)

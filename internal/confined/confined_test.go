@@ -216,6 +216,43 @@ func TestMkdirAll(t *testing.T) {
 	}
 }
 
+// TestSub opens and creates one directory from one already open: as
+// OpenDir and MkdirAll would from the base, never through a link.
+func TestSub(t *testing.T) {
+	base, outside := tree(t)
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Sub("missing", false, 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing directory: err = %v", err)
+	}
+	made, err := d.Sub("made", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer made.Close()
+	if fi, err := os.Lstat(filepath.Join(base, ".atreides", "made")); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("created: %v, %v", fi, err)
+	}
+	if made.Path("x") != filepath.Join(base, ".atreides", "made", "x") {
+		t.Errorf("path %s", made.Path("x"))
+	}
+	if _, err := d.Sub("log", false, 0); !errors.Is(err, ErrRefused) {
+		t.Errorf("a file where a directory belongs: err = %v", err)
+	}
+	mustSymlink(t, filepath.Dir(outside), filepath.Join(base, ".atreides", "link"))
+	for _, create := range []bool{false, true} {
+		if _, err := d.Sub("link", create, 0o700); !errors.Is(err, ErrRefused) {
+			t.Errorf("a link (create %v): err = %v", create, err)
+		}
+	}
+	if _, err := d.Sub("../outside", true, 0o700); err == nil {
+		t.Error("a name that is not one plain name was opened")
+	}
+}
+
 // TestDirOps covers what the log rotation, the state store's move-aside
 // and the atomic writes need: none of them acts through a link.
 func TestDirOps(t *testing.T) {

@@ -64,6 +64,27 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	return &Dir{fd: fd, path: path}, nil
 }
 
+// Sub opens the directory name (one plain name) in d, never through a
+// link, creating it with perm when create is set and it is missing: what
+// [OpenDir] and [MkdirAll] do for one more name, from a directory already
+// open, without walking the path above it again.
+func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	fd, err := openDirAt(d.fd, name)
+	if err == unix.ENOENT && create {
+		if err = unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
+			fd, err = openDirAt(d.fd, name)
+		}
+	}
+	if err != nil {
+		return nil, refusal(d.fd, name, path, true, err)
+	}
+	return &Dir{fd: fd, path: path}, nil
+}
+
 func closeFd(fd int) {
 	if fd >= 0 {
 		_ = unix.Close(fd)
