@@ -89,11 +89,10 @@ func sortEntries(es []fs.DirEntry, err error) ([]fs.DirEntry, error) {
 	return es, err
 }
 
-// OpenRead opens the file name in d for reading, refused as [Dir.OpenFile]
-// refuses, and returns its size: for a reader that reads only the parts
-// of a file it needs (ReadAt) instead of the whole of it.
-func (d *Dir) OpenRead(name string) (*os.File, int64, error) {
-	return d.open(name, os.O_RDONLY, 0)
+// ReaderAt is a file open for reading at offsets ([Dir.OpenRead]).
+type ReaderAt interface {
+	io.ReaderAt
+	io.Closer
 }
 
 // ReadFile reads the file name in d, at most max bytes.

@@ -2,6 +2,7 @@ package confined
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -213,6 +214,41 @@ func TestMkdirAll(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(outside), "new")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("a directory was created through the link")
+	}
+}
+
+// TestOpenRead reads a file at offsets, with its size, and refuses what
+// OpenFile refuses.
+func TestOpenRead(t *testing.T) {
+	base, outside := tree(t)
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r, size, err := d.OpenRead("log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 4)
+	if n, err := r.ReadAt(b, 4); size != 9 || n != 4 || err != nil || string(b) != "line" {
+		t.Errorf("size %d, read %d %q, %v; want 9, \"line\"", size, n, b, err)
+	}
+	if n, err := r.ReadAt(b, 7); n != 2 || !errors.Is(err, io.EOF) {
+		t.Errorf("read past the end: %d, %v", n, err)
+	}
+	if err := r.Close(); err != nil {
+		t.Error(err)
+	}
+	mustSymlink(t, outside, filepath.Join(base, ".atreides", "link"))
+	if _, _, err := d.OpenRead("link"); !errors.Is(err, ErrRefused) {
+		t.Errorf("a link: err = %v", err)
+	}
+	if _, _, err := d.OpenRead("sub"); !errors.Is(err, ErrRefused) {
+		t.Errorf("a directory: err = %v", err)
+	}
+	if _, _, err := d.OpenRead("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: err = %v", err)
 	}
 }
 
