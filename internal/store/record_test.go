@@ -474,3 +474,18 @@ func TestReadNewestSlot(t *testing.T) {
 		t.Errorf("missing file: %q, ok %v; want nil, ok", val, ok)
 	}
 }
+
+// TestSealSlotAgain: a pending record's slot sealed a second time (a
+// lazy write that had to replace its file) is the slot as made afresh,
+// its flag and write number the second seal's, and holds the value.
+func TestSealSlotAgain(t *testing.T) {
+	b, v := slotFor("k", []byte("value"))
+	sealSlot(b, 1, 5, true)
+	sealSlot(b, 1, 6, false)
+	if want := encodeSlot("k", []byte("value"), 6, false); !bytes.Equal(b, want) || string(v) != "value" {
+		t.Errorf("resealed %q, value %q; want %q", b, v, want)
+	}
+	if val, seq, err := parseSlot(b, "k"); string(val) != "value" || seq != 6 || err != nil {
+		t.Errorf("parsed %q %d %v", val, seq, err)
+	}
+}

@@ -38,6 +38,9 @@ type pendingRecord struct {
 	set, key string
 	val      []byte
 	del      bool
+	// slot is the slot val is in (slotFor), for the write; nil: a slot
+	// is made at the write.
+	slot []byte
 }
 
 // Record returns the value of key in the record set named set (a
@@ -174,7 +177,8 @@ func readNewestSlot(d *confined.Dir, name, key string) (val []byte, at slotAt, o
 // Update returns only once it is on disk: a record never runs ahead of
 // the database.
 func (tx *Tx) PutRecord(set, key string, val []byte) error {
-	return tx.addPending(pendingRecord{set: set, key: key, val: slices.Clone(nonNil(val))})
+	slot, v := slotFor(key, val)
+	return tx.addPending(pendingRecord{set: set, key: key, val: v, slot: slot})
 }
 
 // DeleteRecord removes key's file from the record set, whatever it holds,
@@ -364,7 +368,7 @@ func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 			at = &seen[i].at
 			seen = slices.Delete(slices.Clone(seen), i, i+1) // written: no longer where it was
 		}
-		rw := recordWrite{d: d, name: name, key: p.key, val: p.val, at: at}
+		rw := recordWrite{d: d, name: name, key: p.key, val: p.val, slot: p.slot, at: at}
 		if cm != nil {
 			rw.c = cm.c
 		}
@@ -408,8 +412,19 @@ type recordWrite struct {
 	d         *confined.Dir
 	name, key string
 	val       []byte
+	slot      []byte // the slot val is in; nil: made here (encode)
 	at        *slotAt
 	c         *Committer
+}
+
+// encode is the slot of the write as write seq: the pending record's own
+// bytes, sealed, when it has them.
+func (w recordWrite) encode(seq uint64, lazy bool) []byte {
+	if w.slot == nil {
+		return encodeSlot(w.key, w.val, seq, lazy)
+	}
+	sealSlot(w.slot, len(w.key), seq, lazy)
+	return w.slot
 }
 
 // write puts the value in the slot that does not hold the current value
@@ -436,7 +451,7 @@ func (w recordWrite) write() (n uint64, err error) {
 			return 0, err
 		}
 	}
-	slot := encodeSlot(w.key, w.val, at.seq+1, w.c != nil)
+	slot := w.encode(at.seq+1, w.c != nil)
 	if at.slot < 0 || len(slot) > at.size {
 		return 0, w.replace(at.seq + 1)
 	}
@@ -461,7 +476,7 @@ func (w recordWrite) replace(seq uint64) error {
 	if w.c != nil {
 		w.c.forget(w.d.Path(w.name))
 	}
-	return newRecordFile(w.d, w.name, encodeSlot(w.key, w.val, seq, false))
+	return newRecordFile(w.d, w.name, w.encode(seq, false))
 }
 
 // locate reads a record file to find where key's value is; a damaged file
