@@ -89,6 +89,12 @@ func sortEntries(es []fs.DirEntry, err error) ([]fs.DirEntry, error) {
 	return es, err
 }
 
+// ReaderAt is a file open for reading at offsets ([Dir.OpenRead]).
+type ReaderAt interface {
+	io.ReaderAt
+	io.Closer
+}
+
 // ReadFile reads the file name in d, at most max bytes.
 func (d *Dir) ReadFile(name string, max int64) ([]byte, error) {
 	f, size, err := d.open(name, os.O_RDONLY, 0)

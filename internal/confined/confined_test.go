@@ -2,6 +2,7 @@ package confined
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -213,6 +214,78 @@ func TestMkdirAll(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(filepath.Dir(outside), "new")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("a directory was created through the link")
+	}
+}
+
+// TestOpenRead reads a file at offsets, with its size, and refuses what
+// OpenFile refuses.
+func TestOpenRead(t *testing.T) {
+	base, outside := tree(t)
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	r, size, err := d.OpenRead("log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 4)
+	if n, err := r.ReadAt(b, 4); size != 9 || n != 4 || err != nil || string(b) != "line" {
+		t.Errorf("size %d, read %d %q, %v; want 9, \"line\"", size, n, b, err)
+	}
+	if n, err := r.ReadAt(b, 7); n != 2 || !errors.Is(err, io.EOF) {
+		t.Errorf("read past the end: %d, %v", n, err)
+	}
+	if err := r.Close(); err != nil {
+		t.Error(err)
+	}
+	mustSymlink(t, outside, filepath.Join(base, ".atreides", "link"))
+	if _, _, err := d.OpenRead("link"); !errors.Is(err, ErrRefused) {
+		t.Errorf("a link: err = %v", err)
+	}
+	if _, _, err := d.OpenRead("sub"); !errors.Is(err, ErrRefused) {
+		t.Errorf("a directory: err = %v", err)
+	}
+	if _, _, err := d.OpenRead("missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: err = %v", err)
+	}
+}
+
+// TestSub opens and creates one directory from one already open: as
+// OpenDir and MkdirAll would from the base, never through a link.
+func TestSub(t *testing.T) {
+	base, outside := tree(t)
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Sub("missing", false, 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing directory: err = %v", err)
+	}
+	made, err := d.Sub("made", true, 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer made.Close()
+	if fi, err := os.Lstat(filepath.Join(base, ".atreides", "made")); err != nil || !fi.IsDir() || fi.Mode().Perm()&0o077 != 0 {
+		t.Errorf("created: %v, %v", fi, err)
+	}
+	if made.Path("x") != filepath.Join(base, ".atreides", "made", "x") {
+		t.Errorf("path %s", made.Path("x"))
+	}
+	if _, err := d.Sub("log", false, 0); !errors.Is(err, ErrRefused) {
+		t.Errorf("a file where a directory belongs: err = %v", err)
+	}
+	mustSymlink(t, filepath.Dir(outside), filepath.Join(base, ".atreides", "link"))
+	for _, create := range []bool{false, true} {
+		if _, err := d.Sub("link", create, 0o700); !errors.Is(err, ErrRefused) {
+			t.Errorf("a link (create %v): err = %v", create, err)
+		}
+	}
+	if _, err := d.Sub("../outside", true, 0o700); err == nil {
+		t.Error("a name that is not one plain name was opened")
 	}
 }
 

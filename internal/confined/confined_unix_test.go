@@ -4,6 +4,7 @@ package confined
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -44,5 +45,31 @@ func TestDeviceRefused(t *testing.T) {
 	var re *RefusedError
 	if !errors.As(err, &re) || re.What != "a device" {
 		t.Fatalf("err = %v, want a device refusal", err)
+	}
+}
+
+// TestSubFromTheOpenDirectory: a directory opened by its descriptor stays
+// the one Sub acts in when its name is moved away and a link put there.
+func TestSubFromTheOpenDirectory(t *testing.T) {
+	base, outside := tree(t)
+	d, err := OpenDir(base, ".atreides")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.Rename(filepath.Join(base, ".atreides"), filepath.Join(base, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	mustSymlink(t, filepath.Dir(outside), filepath.Join(base, ".atreides"))
+	sub, err := d.Sub("made", true, 0o700)
+	if err != nil {
+		t.Fatalf("create in the open directory after its name moved: %v", err)
+	}
+	_ = sub.Close()
+	if _, err := os.Lstat(filepath.Join(base, "moved", "made")); err != nil {
+		t.Errorf("not made in the open directory: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(filepath.Dir(outside), "made")); !errors.Is(err, fs.ErrNotExist) {
+		t.Error("something was made through the link")
 	}
 }

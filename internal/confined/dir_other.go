@@ -52,6 +52,25 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	return &Dir{path: path}, nil
 }
 
+// OpenRead opens the regular file name in d for reading at offsets, and
+// returns its size.
+func (d *Dir) OpenRead(name string) (ReaderAt, int64, error) {
+	f, size, err := d.open(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	return f, size, nil
+}
+
+// Sub opens the directory name (one plain name) in d, never through a
+// link, creating it with perm when create is set and it is missing.
+func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	return walk(d.path, name, create, perm)
+}
+
 // OpenFile opens the file name in d with the flags of [os.OpenFile] and
 // returns it only if it is a regular file and the very file Lstat saw under
 // that name; anything else is a [*RefusedError].

@@ -3,6 +3,7 @@
 package confined
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,6 +65,27 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	return &Dir{fd: fd, path: path}, nil
 }
 
+// Sub opens the directory name (one plain name) in d, never through a
+// link, creating it with perm when create is set and it is missing: what
+// [OpenDir] and [MkdirAll] do for one more name, from a directory already
+// open, without walking the path above it again.
+func (d *Dir) Sub(name string, create bool, perm fs.FileMode) (*Dir, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	fd, err := openDirAt(d.fd, name)
+	if err == unix.ENOENT && create {
+		if err = unix.Mkdirat(d.fd, name, uint32(perm.Perm())); err == nil || err == unix.EEXIST {
+			fd, err = openDirAt(d.fd, name)
+		}
+	}
+	if err != nil {
+		return nil, refusal(d.fd, name, path, true, err)
+	}
+	return &Dir{fd: fd, path: path}, nil
+}
+
 func closeFd(fd int) {
 	if fd >= 0 {
 		_ = unix.Close(fd)
@@ -85,22 +107,9 @@ func (d *Dir) OpenFile(name string, flag int, perm fs.FileMode) (*os.File, error
 // open is [Dir.OpenFile] that also returns the file's size, from the
 // check it makes anyway.
 func (d *Dir) open(name string, flag int, perm fs.FileMode) (*os.File, int64, error) {
-	if err := checkName(name); err != nil {
-		return nil, 0, err
-	}
-	path := d.Path(name)
-	fd, err := openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
+	fd, size, err := d.openFd(name, flag, perm)
 	if err != nil {
-		return nil, 0, refusal(d.fd, name, path, false, err)
-	}
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		_ = unix.Close(fd)
-		return nil, 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	if what := describe(modeOf(uint32(st.Mode)), false); what != "" {
-		_ = unix.Close(fd)
-		return nil, 0, &RefusedError{Path: path, What: what}
+		return nil, 0, err
 	}
 	if flag&unix.O_NONBLOCK == 0 {
 		// Harmless on a regular file, but os.NewFile would see the flag and
@@ -108,11 +117,74 @@ func (d *Dir) open(name string, flag int, perm fs.FileMode) (*os.File, int64, er
 		// flags in flag (POSIX), so this only drops O_NONBLOCK.
 		if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, flag&^unix.O_NONBLOCK); err != nil {
 			_ = unix.Close(fd)
-			return nil, 0, &fs.PathError{Op: "fcntl", Path: path, Err: err}
+			return nil, 0, &fs.PathError{Op: "fcntl", Path: d.Path(name), Err: err}
 		}
 	}
-	return os.NewFile(uintptr(fd), path), st.Size, nil
+	return os.NewFile(uintptr(fd), d.Path(name)), size, nil
 }
+
+// openFd opens the regular file name in d (never a link, never blocking
+// on a FIFO or device: O_NONBLOCK stays set) and returns its descriptor
+// and size.
+func (d *Dir) openFd(name string, flag int, perm fs.FileMode) (int, int64, error) {
+	if err := checkName(name); err != nil {
+		return -1, 0, err
+	}
+	path := d.Path(name)
+	fd, err := openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return -1, 0, refusal(d.fd, name, path, false, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		_ = unix.Close(fd)
+		return -1, 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if what := describe(modeOf(uint32(st.Mode)), false); what != "" {
+		_ = unix.Close(fd)
+		return -1, 0, &RefusedError{Path: path, What: what}
+	}
+	return fd, st.Size, nil
+}
+
+// OpenRead opens the regular file name in d for reading at offsets, and
+// returns its size: for a reader that reads only the parts of a file it
+// needs. It is a bare descriptor, not an [os.File], which costs two more
+// system calls to make (fcntl) and a finalizer.
+func (d *Dir) OpenRead(name string) (ReaderAt, int64, error) {
+	fd, size, err := d.openFd(name, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &fdReader{fd: fd, path: d.Path(name)}, size, nil
+}
+
+// fdReader is a regular file's descriptor read with pread(2); O_NONBLOCK,
+// left set, means nothing for a regular file.
+type fdReader struct {
+	fd   int
+	path string
+}
+
+func (r *fdReader) ReadAt(b []byte, off int64) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := unix.Pread(r.fd, b[n:], off+int64(n))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return n, &fs.PathError{Op: "read", Path: r.path, Err: err}
+		}
+		if m == 0 {
+			return n, io.EOF
+		}
+		n += m
+	}
+	return n, nil
+}
+
+func (r *fdReader) Close() error { return unix.Close(r.fd) }
 
 // Rename renames old to new inside d. Like rename(2) it never follows a
 // link: a link named new is replaced, not written through.

@@ -30,6 +30,19 @@ func handlerNames(s *Settings) []string {
 	return out
 }
 
+// TestHandlersFitTheirRoom: the handler list is made once at its full
+// size; one that outgrew handlersCap would be copied as it grows.
+func TestHandlersFitTheirRoom(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg")) // no user file: preset full
+	s := NewSettings(filepath.Join(dir, "project"))
+	hs := handlers(s)
+	if len(hs) < len(presetHandlers[config.PresetFull]) || cap(hs) != handlersCap {
+		t.Errorf("%d handlers in a list of room %d; handlersCap is %d", len(hs), cap(hs), handlersCap)
+	}
+}
+
 // TestPresetHandlers: each preset, set in the user's file (the user's own,
 // trusted), runs exactly its handlers; no file at all runs full's, and so
 // does a file that cannot be read. Below full the roster is empty.

@@ -227,12 +227,20 @@ func (s *Settings) Preset() config.Preset {
 	return c.Preset
 }
 
+// handlersCap is room for every handler [handlers] lists (29 in preset
+// full), with some to spare (TestHandlersFitTheirRoom).
+const handlersCap = 40
+
 // handlers are every handler a hook runs: the engine sorts them by
 // priority, and among equals keeps this order (see [session.Handlers]).
 // A project whose preset is below full runs those of its preset only
 // (presetOf), filtered in place: no allocation beyond the list's own.
 func handlers(s *Settings) []engine.Handler {
-	hs := append([]engine.Handler{policy.Handler(s.policy, s.guard()), governanceHandler(s), tasks.Gate()}, delegationHandlers(s)...)
+	// One allocation for the list, rather than one per growth of it: a
+	// hook process builds it once, and every KB of heap is a page fault.
+	hs := make([]engine.Handler, 0, handlersCap)
+	hs = append(hs, policy.Handler(s.policy, s.guard()), governanceHandler(s), tasks.Gate())
+	hs = append(hs, delegationHandlers(s)...)
 	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
 	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
 	hs = append(hs, configNote(s))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -186,12 +187,19 @@ func writeAnswer(p *Process, ans host.Answer) {
 // cut), keeping what arrived where the watchdog can look for the event's
 // name if the host never finishes writing.
 func (r *hookRun) read(max int) ([]byte, error) {
-	buf := make([]byte, 8<<10) // a payload is a few KB; larger ones take more reads
+	// Read into the bytes the watchdog sees rather than a buffer copied
+	// there: a payload is a few KB and fits the first 8; a larger one
+	// grows them. The watchdog reads only what was published under the
+	// lock, never the spare room a read is filling.
+	data := make([]byte, 0, 8<<10)
 	for {
-		n, err := r.proc.In.Read(buf)
+		if len(data) == cap(data) {
+			data = slices.Grow(data, len(data))
+		}
+		n, err := r.proc.In.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
 		r.mu.Lock()
-		r.data = append(r.data, buf[:n]...)
-		data := r.data
+		r.data = data
 		r.mu.Unlock()
 		if len(data) > max {
 			return data[:max], fmt.Errorf("stdin is larger than %d bytes", max)

@@ -89,10 +89,21 @@ type section[T any] struct {
 	key  keyCodec[T]
 	part int
 	// zero is the encoding of an empty group: a section that encodes to
-	// it is left out of the record. It is computed on the first encoding
-	// (setZeros), not when the program starts: every hook pays for
-	// start-up, and most encode nothing.
-	zero string
+	// it is left out of the record. It is computed when the section first
+	// encodes to anything, not for every section at the first encoding:
+	// most of a record's groups are empty and never need it, and each
+	// costs its codec's run on a new value (and the code's pages) in a
+	// process that encodes one record. nil: a section always written
+	// (a record's core).
+	zero *lazyZero
+}
+
+// lazyZero is a section's zero, made once. A pointer in the section, so
+// that copies of the section share it and a section put in a tag's place
+// (tests do) brings its own.
+type lazyZero struct {
+	once sync.Once
+	enc  string
 }
 
 func newSection[T any](group Groups, name string, fields func(*T, *binrec.Codec)) section[T] {
@@ -118,36 +129,25 @@ func (sec *section[T]) code(v *T, c *binrec.Codec) {
 	sec.fields(v, c)
 }
 
-// setZero computes the section's zero.
-func (sec *section[T]) setZero() {
-	if !sec.known() {
-		return
+// isZero reports whether b is the encoding of the section's empty group.
+func (sec *section[T]) isZero(b []byte) bool {
+	z := sec.zero
+	if z == nil {
+		return false
 	}
+	z.once.Do(func() { z.enc = sec.zeroEncoding() })
+	return string(b) == z.enc
+}
+
+// zeroEncoding is the encoding of the section's empty group.
+func (sec *section[T]) zeroEncoding() string {
 	w := binrec.Writer{}
 	if sec.key != nil {
 		sec.key.codeZero(sec.part, binrec.Encoder(&w))
 	} else {
 		sec.fields(new(T), binrec.Encoder(&w))
 	}
-	sec.zero = string(w.B)
-}
-
-// zeros computes every section's zero once, before the first encoding;
-// zerosSet says it has (a key registered after, in a test, computes its
-// own).
-var (
-	zeros    sync.Once
-	zerosSet bool
-)
-
-func setZeros() {
-	for i := range sessionSections {
-		sessionSections[i].setZero()
-	}
-	for i := range projectSections {
-		projectSections[i].setZero()
-	}
-	zerosSet = true
+	return string(w.B)
 }
 
 // encode appends the section's encoding of v to the Writer of c;
@@ -156,7 +156,7 @@ func (sec *section[T]) encode(c *binrec.Codec, v *T) {
 	w := c.W
 	start := len(w.B)
 	sec.code(v, c)
-	if sec.group != 0 && string(w.B[start:]) == sec.zero {
+	if sec.group != 0 && len(w.B) > start && sec.isZero(w.B[start:]) {
 		w.B = w.B[:start]
 	}
 }
@@ -216,7 +216,6 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	for _, b := range old {
 		size += len(b)
 	}
-	zeros.Do(setZeros)
 	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))

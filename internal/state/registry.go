@@ -168,10 +168,7 @@ func recordTables[R record]() (*[maxSections]section[R], *[maxSections]registere
 // keySection places the section at tag of the key's group: its own
 // (part -1) or its further section part.
 func keySection[R record, T any](secs *[maxSections]section[R], k *Key[R, T], group Groups, tag int, name string, part int) {
-	secs[tag] = section[R]{group: group, name: name, key: k, part: part}
-	if zerosSet {
-		secs[tag].setZero()
-	}
+	secs[tag] = section[R]{group: group, name: name, key: k, part: part, zero: new(lazyZero)}
 }
 
 // code codes r's group of k in the section part (-1: the group's own).

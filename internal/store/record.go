@@ -133,19 +133,36 @@ func parseSlot(s []byte, key string) ([]byte, uint64, error) {
 // encodeSlot is the bytes of a slot holding key and val as write seq,
 // flagged slotLazy when lazy.
 func encodeSlot(key string, val []byte, seq uint64, lazy bool) []byte {
+	b, _ := slotFor(key, val)
+	sealSlot(b, len(key), seq, lazy)
+	return b
+}
+
+// slotFor is a slot's bytes holding key and a copy of val, its header
+// not yet written (sealSlot), and the copy of val in it: a record put in
+// a transaction is copied once, into the bytes its write will be.
+func slotFor(key string, val []byte) (slot, v []byte) {
 	b := make([]byte, recordHeader+len(key)+len(val))
+	copy(b[recordHeader:], key)
+	copy(b[recordHeader+len(key):], val)
+	return b, b[recordHeader+len(key):]
+}
+
+// sealSlot writes the header of the slot b, which holds a key of klen
+// bytes and then the value, as write seq, flagged slotLazy when lazy. A
+// slot sealed again (a write that had to replace its file) gets the new
+// header whole.
+func sealSlot(b []byte, klen int, seq uint64, lazy bool) {
 	copy(b, recordMagic)
 	b[4] = recordFormat
+	b[5], b[6], b[7] = 0, 0, 0
 	if lazy {
 		b[5] = slotLazy
 	}
 	binary.LittleEndian.PutUint64(b[8:], seq)
-	binary.LittleEndian.PutUint32(b[16:], uint32(len(key)))
-	binary.LittleEndian.PutUint32(b[20:], uint32(len(val)))
-	copy(b[recordHeader:], key)
-	copy(b[recordHeader+len(key):], val)
+	binary.LittleEndian.PutUint32(b[16:], uint32(klen))
+	binary.LittleEndian.PutUint32(b[20:], uint32(len(b)-recordHeader-klen))
 	binary.LittleEndian.PutUint64(b[24:], slotSum(b[:recordHeader], b[recordHeader:]))
-	return b
 }
 
 // slotSum is the checksum of a slot: its header but the checksum itself,

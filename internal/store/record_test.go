@@ -432,3 +432,60 @@ func TestRecordTooLargeIsRefused(t *testing.T) {
 		t.Errorf("the largest value: %d bytes read back, %v", len(v), err)
 	}
 }
+
+// TestReadNewestSlot checks the read of the newer slot alone against the
+// whole file's parse: the same value and place for every file the writer
+// makes (growing, alternating slots), and no answer of its own (ok false)
+// for a newer slot that is not whole, which the whole file's read
+// resolves.
+func TestReadNewestSlot(t *testing.T) {
+	s, _ := newStore(t)
+	for i, n := range []int{5, 3000, 9000, 100, 20000} {
+		putRecord(t, s, "k", bytes.Repeat([]byte{byte('a' + i)}, n))
+		data, err := os.ReadFile(recordPath(s, "k"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantVal, wantAt, _ := parseRecord(data, "k")
+		d, err := confined.OpenDir(s.Dir(), testSet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := recordName("k")
+		val, at, ok := readNewestSlot(d, name, "k")
+		if !ok || !bytes.Equal(val, wantVal) || at != wantAt {
+			t.Errorf("write %d (%d bytes): read %d bytes at %+v, ok %v; whole file: %d bytes at %+v", i, n, len(val), at, ok, len(wantVal), wantAt)
+		}
+		size := int64(len(data) / 2)
+		data[int64(wantAt.slot)*size+recordHeader] ^= 0x40
+		if err := os.WriteFile(recordPath(s, "k"), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok := readNewestSlot(d, name, "k"); ok {
+			t.Errorf("write %d: a damaged newer slot was read", i)
+		}
+		data[int64(wantAt.slot)*size+recordHeader] ^= 0x40
+		_ = os.WriteFile(recordPath(s, "k"), data, 0o600)
+		d.Close()
+	}
+	d, _ := confined.OpenDir(s.Dir(), testSet)
+	defer d.Close()
+	if val, _, ok := readNewestSlot(d, "missing.rec", "missing"); val != nil || !ok {
+		t.Errorf("missing file: %q, ok %v; want nil, ok", val, ok)
+	}
+}
+
+// TestSealSlotAgain: a pending record's slot sealed a second time (a
+// lazy write that had to replace its file) is the slot as made afresh,
+// its flag and write number the second seal's, and holds the value.
+func TestSealSlotAgain(t *testing.T) {
+	b, v := slotFor("k", []byte("value"))
+	sealSlot(b, 1, 5, true)
+	sealSlot(b, 1, 6, false)
+	if want := encodeSlot("k", []byte("value"), 6, false); !bytes.Equal(b, want) || string(v) != "value" {
+		t.Errorf("resealed %q, value %q; want %q", b, v, want)
+	}
+	if val, seq, err := parseSlot(b, "k"); string(val) != "value" || seq != 6 || err != nil {
+		t.Errorf("parsed %q %d %v", val, seq, err)
+	}
+}

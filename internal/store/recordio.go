@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,9 @@ type pendingRecord struct {
 	set, key string
 	val      []byte
 	del      bool
+	// slot is the slot val is in (slotFor), for the write; nil: a slot
+	// is made at the write.
+	slot []byte
 }
 
 // Record returns the value of key in the record set named set (a
@@ -103,6 +107,9 @@ func valueSum(v []byte) uint64 {
 // readRecord reads key's value from the file name in d: nil when there is
 // no such file.
 func readRecord(d *confined.Dir, name, key string) ([]byte, slotAt, error) {
+	if val, at, ok := readNewestSlot(d, name, key); ok {
+		return val, at, nil
+	}
 	data, err := d.ReadFile(name, maxRecordFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, slotAt{}, nil
@@ -117,12 +124,61 @@ func readRecord(d *confined.Dir, name, key string) ([]byte, slotAt, error) {
 	return val, at, nil // val is in data, which is ours alone
 }
 
+// readNewestSlot reads key's value from the slot of the file name in d
+// whose header claims the later write, and only the bytes of its header,
+// key and value: a slot is mostly padding, and every byte read is heap a
+// hook process touches (a session's file is 16 or 32 KiB for a value of
+// 8). ok is false for anything but a whole value there, or no file at all
+// (nil, ok): the caller then reads the whole file as [parseRecord] does,
+// which finds the other slot, or says what is wrong, with the same
+// answer. It costs one read more than the whole file's (two headers,
+// then the slot).
+func readNewestSlot(d *confined.Dir, name, key string) (val []byte, at slotAt, ok bool) {
+	f, size, err := d.OpenRead(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, slotAt{}, true
+	}
+	if err != nil {
+		return nil, slotAt{}, false
+	}
+	defer f.Close()
+	if size <= 0 || size > maxRecordFile || size%(2*recordPage) != 0 {
+		return nil, slotAt{}, false
+	}
+	half := size / 2
+	var h [2][recordHeader]byte
+	if _, err := f.ReadAt(h[0][:], 0); err != nil {
+		return nil, slotAt{}, false
+	}
+	if _, err := f.ReadAt(h[1][:], half); err != nil {
+		return nil, slotAt{}, false
+	}
+	i := 0
+	if binary.LittleEndian.Uint64(h[1][8:]) > binary.LittleEndian.Uint64(h[0][8:]) {
+		i = 1
+	}
+	n := recordHeader + int64(binary.LittleEndian.Uint32(h[i][16:])) + int64(binary.LittleEndian.Uint32(h[i][20:]))
+	if n > half {
+		return nil, slotAt{}, false
+	}
+	s := make([]byte, n)
+	if _, err := f.ReadAt(s, int64(i)*half); err != nil {
+		return nil, slotAt{}, false
+	}
+	v, seq, err := parseSlot(s, key)
+	if err != nil {
+		return nil, slotAt{}, false
+	}
+	return v, slotAt{int(half), i, seq, s[5]&slotLazy != 0}, true
+}
+
 // PutRecord stores a copy of val as key's value in the record set. The
 // file is written when the Update's database part has committed, and
 // Update returns only once it is on disk: a record never runs ahead of
 // the database.
 func (tx *Tx) PutRecord(set, key string, val []byte) error {
-	return tx.addPending(pendingRecord{set: set, key: key, val: slices.Clone(nonNil(val))})
+	slot, v := slotFor(key, val)
+	return tx.addPending(pendingRecord{set: set, key: key, val: v, slot: slot})
 }
 
 // DeleteRecord removes key's file from the record set, whatever it holds,
@@ -221,7 +277,7 @@ func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
 	if d := tx.sets[set]; d != nil {
 		return d, nil
 	}
-	d, err := tx.store.openSet(set, create)
+	d, err := tx.store.openSet(tx.dir, set, create)
 	if err != nil {
 		return nil, err
 	}
@@ -240,28 +296,40 @@ func (tx *Tx) closeSets() {
 	tx.sets = nil
 }
 
-// openSet opens the directory of a record set, creating it (and making
-// its entry durable) when create is set.
-func (s *Store) openSet(set string, create bool) (*confined.Dir, error) {
-	rel := s.name + "/" + set
-	d, err := confined.OpenDir(s.base, rel)
+// openSet opens the directory of a record set from the state directory
+// dir (nil: walked to from the base), creating it (and making its entry
+// durable) when create is set.
+func (s *Store) openSet(dir *confined.Dir, set string, create bool) (*confined.Dir, error) {
+	if dir == nil {
+		var err error
+		if dir, err = s.openStateDir(create); err != nil {
+			return nil, err
+		}
+		defer dir.Close()
+	}
+	d, err := dir.Sub(set, false, 0)
 	if err == nil || !create || !errors.Is(err, fs.ErrNotExist) {
 		return d, err
 	}
-	if d, err = confined.MkdirAll(s.base, rel, 0o700); err != nil {
+	if d, err = dir.Sub(set, true, 0o700); err != nil {
 		return nil, err
 	}
-	if parent, err := confined.OpenDir(s.base, s.name); err == nil {
-		_ = parent.Sync()
-		// Records may be the first thing a store writes, or the first
-		// an older .gitignore does not name: keep them out of commits as
-		// the database is (best effort, as there).
-		if ensureGitignore(parent) == nil {
-			_ = refreshGitignore(parent)
-		}
-		_ = parent.Close()
+	_ = dir.Sync()
+	// Records may be the first thing a store writes, or the first an
+	// older .gitignore does not name: keep them out of commits as the
+	// database is (best effort, as there).
+	if ensureGitignore(dir) == nil {
+		_ = refreshGitignore(dir)
 	}
 	return d, nil
+}
+
+// openStateDir opens the state directory, creating it when create is set.
+func (s *Store) openStateDir(create bool) (*confined.Dir, error) {
+	if create {
+		return confined.MkdirAll(s.base, s.name, 0o700)
+	}
+	return confined.OpenDir(s.base, s.name)
 }
 
 // writeRecords makes an Update's record writes, in order, once its
@@ -300,7 +368,7 @@ func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 			at = &seen[i].at
 			seen = slices.Delete(slices.Clone(seen), i, i+1) // written: no longer where it was
 		}
-		rw := recordWrite{d: d, name: name, key: p.key, val: p.val, at: at}
+		rw := recordWrite{d: d, name: name, key: p.key, val: p.val, slot: p.slot, at: at}
 		if cm != nil {
 			rw.c = cm.c
 		}
@@ -344,8 +412,19 @@ type recordWrite struct {
 	d         *confined.Dir
 	name, key string
 	val       []byte
+	slot      []byte // the slot val is in; nil: made here (encode)
 	at        *slotAt
 	c         *Committer
+}
+
+// encode is the slot of the write as write seq: the pending record's own
+// bytes, sealed, when it has them.
+func (w recordWrite) encode(seq uint64, lazy bool) []byte {
+	if w.slot == nil {
+		return encodeSlot(w.key, w.val, seq, lazy)
+	}
+	sealSlot(w.slot, len(w.key), seq, lazy)
+	return w.slot
 }
 
 // write puts the value in the slot that does not hold the current value
@@ -372,7 +451,7 @@ func (w recordWrite) write() (n uint64, err error) {
 			return 0, err
 		}
 	}
-	slot := encodeSlot(w.key, w.val, at.seq+1, w.c != nil)
+	slot := w.encode(at.seq+1, w.c != nil)
 	if at.slot < 0 || len(slot) > at.size {
 		return 0, w.replace(at.seq + 1)
 	}
@@ -397,7 +476,7 @@ func (w recordWrite) replace(seq uint64) error {
 	if w.c != nil {
 		w.c.forget(w.d.Path(w.name))
 	}
-	return newRecordFile(w.d, w.name, encodeSlot(w.key, w.val, seq, false))
+	return newRecordFile(w.d, w.name, w.encode(seq, false))
 }
 
 // locate reads a record file to find where key's value is; a damaged file

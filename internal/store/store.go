@@ -260,7 +260,7 @@ func (s *Store) viewOnce(ctx context.Context, fn func(tx *Tx) error, asIs bool) 
 				if _, err := s.schema.check(btx, s.Path()); err != nil {
 					return err
 				}
-				return runView(&Tx{btx: btx, store: s}, fn)
+				return runView(&Tx{btx: btx, store: s, dir: lk.dir}, fn)
 			})
 		})
 		closeDB(db)
@@ -305,7 +305,7 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 // only reads and writes records (a hook's, most of the time) never opens
 // it, which saves its open, map and transaction.
 func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
-	tx := &Tx{writable: true, store: s}
+	tx := &Tx{writable: true, store: s, dir: dir}
 	cm := committerOf(ctx)
 	var db *bolt.DB
 	var created, migrated, wasEmpty bool

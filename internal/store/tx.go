@@ -31,7 +31,11 @@ type Tx struct {
 	pending  []pendingRecord // record writes, made once the database part committed
 	seen     []seenRecord    // records read, and where their values are
 	sets     map[string]*confined.Dir
-	remote   RemoteTx // a remote store's transaction; nil: the embedded one's
+	// dir is the state directory, held open by the transaction's lock:
+	// record sets are opened from it rather than by walking the path
+	// again (nil: a transaction without the lock, which walks it).
+	dir    *confined.Dir
+	remote RemoteTx // a remote store's transaction; nil: the embedded one's
 }
 
 // Writable reports whether the transaction may write: it runs inside
