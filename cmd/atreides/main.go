@@ -1,10 +1,9 @@
-// A hook process lives a few milliseconds and works on one goroutine:
-// the runtime's container-aware GOMAXPROCS (reading the cgroup files at
-// start-up, and a goroutine that re-reads them while the process runs)
-// buys it nothing, and atreides serve waits on disk and on its client,
-// not on CPUs.
+// A hook process lives a few milliseconds: the runtime's goroutine that
+// re-reads the cgroup's CPU limit while the process runs (to adjust
+// GOMAXPROCS) costs it a goroutine start and sysmon's periodic checks,
+// about 1% of a hook's CPU, for nothing. GOMAXPROCS itself is still set
+// from the cgroup at start-up.
 //
-//go:debug containermaxprocs=0
 //go:debug updatemaxprocs=0
 
 // Command atreides gives AI coding agents guardrails and orchestration
