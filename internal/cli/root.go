@@ -101,20 +101,27 @@ type rootOptions struct {
 	version bool
 }
 
-// hotCommands are started by hosts on every event: a command line that
-// starts with one of them gets a tree of that one command, so that the
-// agent's critical path does not build, for every event, the tree of
-// every command (BenchmarkCommandTree).
-var hotCommands = map[string]func(*command.IO) *cobra.Command{
-	"hook":  newHookCmd,
-	"serve": newServeCmd,
+// hotCommand is the constructor of a command hosts start on every event,
+// nil for any other: a command line that starts with one of them gets a
+// tree of that one command, so that the agent's critical path does not
+// build, for every event, the tree of every command
+// (BenchmarkCommandTree). A switch, not a map: a map here would be built
+// in the package init of every process.
+func hotCommand(name string) func(*command.IO) *cobra.Command {
+	switch name {
+	case "hook":
+		return newHookCmd
+	case "serve":
+		return newServeCmd
+	}
+	return nil
 }
 
 // commands are the constructors of the commands a command line needs, in
 // the order help lists them.
 func commands(args []string) []func(*command.IO) *cobra.Command {
 	if len(args) > 0 {
-		if c, ok := hotCommands[args[0]]; ok {
+		if c := hotCommand(args[0]); c != nil {
 			return []func(*command.IO) *cobra.Command{c}
 		}
 	}
