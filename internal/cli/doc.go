@@ -2,7 +2,8 @@
 // tree, runs one command line and maps errors to the documented exit
 // codes (main.go). 'hook' and 'serve' hand their streams to the runtime
 // (package hook); started by hosts on every event, they get a tree of
-// their one command (root.go's hotCommand). 'version', 'completion' and
+// their one command (root.go's hotCommand), and the command line a host
+// runs for a hook is read without any tree (hook.go's hookArgs). 'version', 'completion' and
 // 'man' describe the tree itself.
 //
 // The other commands live in command-group packages below, which only
