@@ -12,34 +12,28 @@ import (
 	"testing"
 )
 
-// Package-init budgets of a hook process, in bytes and allocations (not
-// time, which is noise); the packages with init work are bounded by
-// initLinesBudget and initAllowed below.
+// Package-init budgets of a hook process (not time, which is noise):
+// bytes and allocations in all, packages with init work (the lines of
+// GODEBUG=inittrace=1: the runtime prints one per package whose init does
+// anything) and those of them that allocate, which issue 37 holds to 40.
+// Measured at 64.5 KB, 533 allocations, 61 packages, 34 allocating (main
+// before issue 37: 92 KB, 857, 101 and 72). Lower them when init work
+// goes; raise one only saying why in the commit.
 const (
-	initBytesBudget  = 80_000
-	initAllocsBudget = 700
-	// ownInitBytes bounds any one atreides package's init: room for a
-	// small table but not for a regexp compiled in init (a few KB) or a
-	// sync.OnceValue per pattern (about 4 KB).
-	ownInitBytes = 4096
-	// lazyInitBytes bounds the packages whose expensive tables are built
-	// on first use (config's defaults): a compiled regexp or a parsed
-	// file in their init would exceed it.
-	lazyInitBytes = 512
+	initBytesBudget      = 66_000
+	initAllocsBudget     = 560
+	initLinesBudget      = 61
+	initAllocatingBudget = 34
 )
-
-// initLinesBudget bounds the packages with init work in a hook process:
-// the lines of GODEBUG=inittrace=1 (the runtime prints one per package
-// whose init does anything). 101 on main at cd0a4db6; issue 37's target is
-// 40. Lower it, and remove the packages that no longer have init work from
-// initAllowed (the test logs them), as the work becomes lazy.
-const initLinesBudget = 101
 
 // initAllowed are the packages allowed to have init work in a hook
 // process: a package not listed fails the test. Each costs time in every
-// hook, used or not; see TestHookInitBudget's message for the way out.
+// hook, used or not; see checkInitPackages's message for the way out.
+// atreides's own packages have none, but for statekeys's hand-over.
 var initAllowed = []string{
-	// The Go runtime and the standard library.
+	// The Go runtime and the standard library. The crypto packages come
+	// with crypto/sha256 (content hashes) and crypto/ed25519 (the ledger's
+	// signatures); net with spf13/pflag; text/template with spf13/cobra.
 	"context", "crypto", "crypto/fips140", "crypto/internal/fips140",
 	"crypto/internal/fips140/aes", "crypto/internal/fips140/aes/gcm",
 	"crypto/internal/fips140/check", "crypto/internal/fips140/drbg",
@@ -53,27 +47,13 @@ var initAllowed = []string{
 	"os", "os/signal", "path/filepath", "reflect", "regexp", "regexp/syntax", "runtime",
 	"sync", "syscall", "text/template", "text/template/parse", "time", "unicode",
 	"vendor/golang.org/x/net/dns/dnsmessage",
-	// Third-party modules.
+	// Third-party modules. yaml/v3 and sh's fileutil compile regexps in
+	// their init (together about 40 KB and 380 allocations).
 	"github.com/bmatcuk/doublestar/v4", "github.com/go-json-experiment/json/jsontext",
 	"github.com/pelletier/go-toml/v2", "github.com/pelletier/go-toml/v2/unstable",
 	"github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/tailscale/hujson",
 	"go.etcd.io/bbolt", "go.etcd.io/bbolt/internal/common", "go.yaml.in/yaml/v3",
 	"golang.org/x/sys/unix", "mvdan.cc/sh/v3/fileutil",
-	// atreides.
-	mod + "internal/agenttodos", mod + "internal/anchors", mod + "internal/bgtasks",
-	mod + "internal/cli", mod + "internal/cli/inspect", mod + "internal/collector",
-	mod + "internal/compaction", mod + "internal/config", mod + "internal/ctxbudget",
-	mod + "internal/engine", mod + "internal/governance", mod + "internal/govstate",
-	mod + "internal/guard", mod + "internal/history", mod + "internal/host/all",
-	mod + "internal/host/claude", mod + "internal/host/cline", mod + "internal/host/codex",
-	mod + "internal/host/copilot", mod + "internal/host/gemini",
-	mod + "internal/host/hookjson", mod + "internal/host/kilo", mod + "internal/host/opencode",
-	mod + "internal/host/qwen", mod + "internal/host/strictjson", mod + "internal/mcptools",
-	mod + "internal/phase", mod + "internal/policy", mod + "internal/prompt",
-	mod + "internal/readfirst", mod + "internal/sanitize", mod + "internal/secrets",
-	mod + "internal/session", mod + "internal/shell", mod + "internal/state",
-	mod + "internal/store", mod + "internal/strikes", mod + "internal/subagents",
-	mod + "internal/taskboard", mod + "internal/tasks", mod + "internal/todos",
 	// Hands the list of state keys to internal/state, which cannot import
 	// it (every feature imports state): no bytes, no allocations.
 	mod + "internal/statekeys",
@@ -81,12 +61,6 @@ var initAllowed = []string{
 
 // mod prefixes atreides's own packages.
 const mod = "github.com/atreides-dev/atreides/"
-
-var lazyInit = []string{"internal/config", "internal/cli", "internal/hook"}
-
-// noInitAllocs allocate nothing in package init: their tables are static
-// data (slices of composite literals, switches) or built on first use.
-var noInitAllocs = []string{"internal/guard", "internal/shell", "internal/shellcall", "internal/secrets", "internal/sanitize", "internal/policy"}
 
 // TestHookInitBudget builds the binary, runs one PreToolUse hook with
 // GODEBUG=inittrace=1 and checks the package-init allocations against the
@@ -116,26 +90,21 @@ func TestHookInitBudget(t *testing.T) {
 		t.Fatalf("no init trace in the hook's stderr:\n%s", stderr.Bytes())
 	}
 	checkInitPackages(t, inits)
-	var bytesSum, allocsSum int
+	var bytesSum, allocsSum, allocating int
 	for _, in := range inits {
 		bytesSum += in.bytes
 		allocsSum += in.allocs
-		own, ok := strings.CutPrefix(in.pkg, "github.com/atreides-dev/atreides/")
-		if !ok {
-			continue
+		if in.allocs > 0 {
+			allocating++
 		}
-		limit := ownInitBytes
-		switch {
-		case slices.Contains(noInitAllocs, own):
-			limit = 0
-		case slices.Contains(lazyInit, own):
-			limit = lazyInitBytes
-		}
-		if in.bytes > limit {
-			t.Errorf("%s allocates %d bytes in package init (budget %d): build its tables on first use (lazy.Value; a package-level sync.OnceValue is itself init work)", own, in.bytes, limit)
+		if strings.HasPrefix(in.pkg, mod) && in.bytes > 0 {
+			t.Errorf("%s allocates %d bytes in package init: make its package-level values static data or build them on first use (lazy.Value; a package-level sync.OnceValue is itself init work)", in.pkg, in.bytes)
 		}
 	}
 	t.Logf("package init: %d bytes, %d allocations, %d packages", bytesSum, allocsSum, len(inits))
+	if allocating > initAllocatingBudget {
+		t.Errorf("%d packages allocate in package init, over the budget of %d", allocating, initAllocatingBudget)
+	}
 	if bytesSum > initBytesBudget || allocsSum > initAllocsBudget {
 		t.Errorf("package init allocates %d bytes in %d allocations, over the budget of %d bytes and %d allocations: find the package in `GODEBUG=inittrace=1 atreides version` and make its work lazy", bytesSum, allocsSum, initBytesBudget, initAllocsBudget)
 	}
