@@ -636,7 +636,7 @@ func literalsUpTo(code string, n int) (out []string, all bool) {
 		}
 		i = j
 		if len(out) > n {
-			return out, strings.IndexAny(code[min(i+1, len(code)):], "\"'`") < 0
+			return out, !strings.ContainsAny(code[min(i+1, len(code)):], "\"'`")
 		}
 	}
 	return out, true

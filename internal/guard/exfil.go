@@ -545,7 +545,7 @@ func (a exfilJudge) printedCred(st *syntax.Stmt) {
 
 func stdoutDiscarded(rs []*syntax.Redirect) bool {
 	for _, r := range rs {
-		if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut || r.Op == syntax.RdrAll) && (r.N == nil || r.N.Value == "1") &&
+		if (r.Op == syntax.RdrOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll) && (r.N == nil || r.N.Value == "1") &&
 			r.Word != nil && r.Word.Lit() == "/dev/null" {
 			return true
 		}

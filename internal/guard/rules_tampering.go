@@ -170,17 +170,16 @@ func npmRegistrySet(c *Cmd) bool {
 	if i == 0 && !oneOf(c.Name, "npm|pnpm") {
 		return false // `yarn set version` is not configuration
 	}
-	for _, w := range p[i+1:] {
-		if w.Dyn {
-			return true
-		}
-		k := strings.ToLower(strings.SplitN(w.Text, "=", 2)[0])
-		if strings.HasSuffix(k, "registry") || strings.HasPrefix(k, "//") || oneOf(k, "npmregistryserver|npmscopes|npmauthtoken|npmauthident|strict-ssl|cafile|https-proxy|proxy|unsafehttpwhitelist") {
-			return true
-		}
-		break
+	if i+1 >= len(p) {
+		return false
 	}
-	return false
+	// The key is the first word after set; what follows is its value.
+	w := p[i+1]
+	if w.Dyn {
+		return true
+	}
+	k := strings.ToLower(strings.SplitN(w.Text, "=", 2)[0])
+	return strings.HasSuffix(k, "registry") || strings.HasPrefix(k, "//") || oneOf(k, "npmregistryserver|npmscopes|npmauthtoken|npmauthident|strict-ssl|cafile|https-proxy|proxy|unsafehttpwhitelist")
 }
 
 func pipIndexKey(k string) bool {

@@ -167,17 +167,6 @@ var (
 	codeKeys    = []string{"script", "code", "source"}
 )
 
-// run reads a tool that runs a command: its command line (or argv, or
-// code in a language), the shell it names, its stdin and directory.
-// Running something it does not show is an unknown write.
-func run(a args) Calls {
-	cmds, unreadable := commands(a, true)
-	if len(cmds) == 0 && !unreadable {
-		return Calls{Unknown: "it runs a command its arguments do not show"}
-	}
-	return shellCalls(a, cmds, unreadable)
-}
-
 // commands are the command lines a call's arguments hold. Code (script,
 // code) counts when its language is a shell or one whose programs the
 // guard reads; in a tool that runs commands (exec), code in another

@@ -391,7 +391,7 @@ func (c *Checker) CheckSearch(root, pattern string, env Env) (Match, bool) {
 		}
 	}
 	last := full[strings.LastIndexByte(full, '/')+1:]
-	if strings.IndexAny(last, "*?[{") < 0 {
+	if !strings.ContainsAny(last, "*?[{") {
 		return c.Check(full, env)
 	}
 	if !literalAlnum(last) {

@@ -517,14 +517,20 @@ func (e Expander) SplitWords(w Word, sc *Scope, depth int) []Word {
 	}
 	var out []Word
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	err := p.Words(strings.NewReader(w.Text), func(sw *syntax.Word) bool {
-		out = append(out, e.wordFields(sw, sc, depth, false)...)
-		return true
-	})
-	if err != nil {
-		for _, f := range strings.Fields(w.Text) {
-			out = append(out, Lit(f))
+	for sw, err := range p.WordsSeq(strings.NewReader(w.Text)) {
+		if err != nil {
+			return splitFields(out, w.Text)
 		}
+		out = append(out, e.wordFields(sw, sc, depth, false)...)
+	}
+	return out
+}
+
+// splitFields is SplitWords's fallback for text the parser refuses: its
+// words as they stand, after those it read.
+func splitFields(out []Word, text string) []Word {
+	for _, f := range strings.Fields(text) {
+		out = append(out, Lit(f))
 	}
 	return out
 }

@@ -646,7 +646,7 @@ func (w *Walk) redirects(rs []*syntax.Redirect, sc *Scope, depth int, in Feed) F
 			}
 		default:
 			v := w.Expand.word(r.Word, sc, depth)
-			w.Judge.Redirected(v, sc, "redirect "+r.Op.String()+" "+v.Display(), r.Op == syntax.RdrOut || r.Op == syntax.ClbOut)
+			w.Judge.Redirected(v, sc, "redirect "+r.Op.String()+" "+v.Display(), r.Op == syntax.RdrOut || r.Op == syntax.RdrClob)
 		}
 	}
 	return in

@@ -105,8 +105,7 @@ func TestKiloCommentChecker(t *testing.T) {
 // TestCopilotCommentChecker: the comment note after Copilot CLI's create.
 func TestCopilotCommentChecker(t *testing.T) {
 	copilotCLI.require(t)
-	var p *copilotProject
-	p = newCopilotProjectFor(t, func(hp *hostProject) fa.Script {
+	p := newCopilotProjectFor(t, func(hp *hostProject) fa.Script {
 		create := func(name, content string) fa.ToolUse {
 			return fa.ToolUse{Name: "create", Input: map[string]any{"path": hp.Path(name), "file_text": content}}
 		}
