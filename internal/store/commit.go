@@ -7,8 +7,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // A Committer lets the record writes of a long-lived process (serve)
@@ -162,12 +160,11 @@ func (lf *lazyFile) open(f *os.File, fi os.FileInfo) error {
 	if lf.f != nil {
 		_ = lf.f.Close()
 	}
-	fd, err := unix.Dup(int(f.Fd()))
+	own, err := dupFile(f)
 	if err != nil {
 		return fmt.Errorf("keep %s for its sync: %w", f.Name(), err)
 	}
-	unix.CloseOnExec(fd)
-	lf.f, lf.fi, lf.synced = os.NewFile(uintptr(fd), f.Name()), fi, 0
+	lf.f, lf.fi, lf.synced = own, fi, 0
 	return nil
 }
 
