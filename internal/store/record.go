@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 )
@@ -170,10 +169,21 @@ func sealSlot(b []byte, klen int, seq uint64, lazy bool) {
 // needs no tables: a CRC's cost 20–200 µs to build in every process, more
 // than checksumming a session record.
 func slotSum(header, body []byte) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write(header[:24])
-	_, _ = h.Write(body)
-	return h.Sum64()
+	return fnvAdd(fnvAdd(fnvOffset, header[:24]), body)
+}
+
+// fnvOffset and fnvAdd are 64-bit FNV-1a, the same sums as hash/fnv's
+// New64a, without a hasher allocated per call: every event's record reads
+// and writes sum their bytes (slotSum, valueSum). fnvAdd(fnvAdd(o, a), b)
+// is the sum of a and b written one after the other.
+const fnvOffset uint64 = 14695981039346656037
+
+func fnvAdd(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // slotSizeFor is the slot size of a new file for a slot of n bytes: room

@@ -91,18 +91,10 @@ type seenRecord struct {
 	sum      uint64
 }
 
-// valueSum is FNV-1a of v, computed here rather than through hash/fnv so
-// that no hasher is allocated on every read of every event. Two values
-// of one length whose sums agree are taken as equal (a chance of 2^-64
-// to skip a write, far below a disk's error rate).
-func valueSum(v []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range v {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+// valueSum is the FNV-1a sum of v (fnvAdd). Two values of one length
+// whose sums agree are taken as equal (a chance of 2^-64 to skip a write,
+// far below a disk's error rate).
+func valueSum(v []byte) uint64 { return fnvAdd(fnvOffset, v) }
 
 // readRecord reads key's value from the file name in d: nil when there is
 // no such file.
