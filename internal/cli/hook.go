@@ -21,6 +21,13 @@ func hookHosts() string {
 	return strings.Join(names, ", ")
 }
 
+// The flags of 'atreides hook', named once for the command tree and for
+// hookArgs, which reads them without it.
+const (
+	hookEventFlag   = "event"
+	hookTimeoutFlag = "timeout"
+)
+
 // hookOptions are the arguments of 'atreides hook'.
 type hookOptions struct {
 	host    string
@@ -43,8 +50,8 @@ func newHookCmd(io *command.IO) *cobra.Command {
 			return o.run(io)
 		},
 	}
-	cmd.Flags().StringVar(&o.event, "event", "", "the host's event name, used when stdin cannot be read")
-	cmd.Flags().Float64Var(&o.timeout, "timeout", 0, "the host's timeout for this hook in seconds; atreides answers before it")
+	cmd.Flags().StringVar(&o.event, hookEventFlag, "", "the host's event name, used when stdin cannot be read")
+	cmd.Flags().Float64Var(&o.timeout, hookTimeoutFlag, 0, "the host's timeout for this hook in seconds; atreides answers before it")
 	return cmd
 }
 
@@ -99,10 +106,10 @@ func hookArgs(args []string) (*hookOptions, bool) {
 // one of the hook's flags and val parses.
 func (o *hookOptions) set(name, val string) bool {
 	switch name {
-	case "--event":
+	case "--" + hookEventFlag:
 		o.event = val
 		return true
-	case "--timeout":
+	case "--" + hookTimeoutFlag:
 		t, err := strconv.ParseFloat(val, 64)
 		o.timeout = t
 		return err == nil
