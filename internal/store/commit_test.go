@@ -7,7 +7,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
+
+// waitBound bounds a test's wait for a sync: a committer that never syncs
+// fails the test instead of hanging it.
+const waitBound = 30 * time.Second
+
+// bounded is a context that ends after waitBound.
+func bounded(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), waitBound)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 // lazyPut writes key's value in an Update run with c, reading it first as
 // the engine does, and returns what the Update wrote without syncing.
@@ -100,7 +112,7 @@ func TestCommitterKeepsADurableSlot(t *testing.T) {
 		t.Errorf("torn unsynced slot: read %q, %v", v, err)
 	}
 	waited := make(chan error)
-	go func() { waited <- c.Wait(context.Background(), 3) }()
+	go func() { waited <- c.Wait(bounded(t), 3) }()
 	close(held)
 	if err := <-waited; err != nil || syncs.Load() == 0 {
 		t.Fatalf("Wait: %v after %d syncs", err, syncs.Load())
@@ -125,7 +137,7 @@ func TestCommitterFailedSyncIsSticky(t *testing.T) {
 	c := NewCommitter()
 	c.SyncFile = func(*os.File) error { return fmt.Errorf("injected") }
 	w := lazyPut(t, s, c, "k", "w")
-	if err := c.Wait(context.Background(), w.Ticket); err == nil {
+	if err := c.Wait(bounded(t), w.Ticket); err == nil {
 		t.Fatal("Wait after a failed sync: nil")
 	}
 	if err := c.Close(); err == nil {
@@ -160,7 +172,7 @@ func TestCommitterSessionsInParallel(t *testing.T) {
 					return tx.PutRecord(testSet, key, []byte(fmt.Sprint(n)))
 				})
 				if err == nil && n%10 == 0 {
-					err = c.Wait(context.Background(), w.Ticket)
+					err = c.Wait(bounded(t), w.Ticket)
 				}
 				if err != nil {
 					t.Error(err)
