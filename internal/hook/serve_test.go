@@ -386,7 +386,7 @@ func TestAnswerWaitsForDurableState(t *testing.T) {
 				// Outside a server's request answerEarly waits for the
 				// save, which waits for the sync: only the save is seen.
 				close(held)
-				<-answered
+				within(t, answered, "the answer")
 			case !tc.waits:
 				select {
 				case durableAtAnswer := <-answered:
@@ -404,11 +404,11 @@ func TestAnswerWaitsForDurableState(t *testing.T) {
 				default:
 				}
 				close(held)
-				if durableAtAnswer := <-answered; !durableAtAnswer {
+				if durableAtAnswer := within(t, answered, "the answer"); !durableAtAnswer {
 					t.Error("a refusal was answered before its state was synced")
 				}
 			}
-			if syncedAtSave := <-saved; syncedAtSave != (tc.key != "") {
+			if syncedAtSave := within(t, saved, "the save"); syncedAtSave != (tc.key != "") {
 				t.Errorf("synced when the update returned: %v", syncedAtSave)
 			}
 			if err := c.Close(); err != nil {
@@ -444,5 +444,19 @@ func TestServeSurvivesHostileRequests(t *testing.T) {
 	c.in.Close()
 	if err := c.wait(); err != nil && err != io.EOF {
 		t.Errorf("serve: %v", err)
+	}
+}
+
+// within is the next value of ch, failing the test when none comes in 10
+// seconds (what names it in the failure) instead of hanging it.
+func within[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s did not come within 10 s", what)
+		var zero T
+		return zero
 	}
 }
