@@ -192,11 +192,18 @@ func decodeStruct(data []byte, rv reflect.Value) error {
 	if err != nil {
 		return err
 	}
-	seen := make([]int, len(fs.list)) // index+1 of the member read for each field
-	var buf [128]byte
+	// index+1 of the member read for each field; host payloads' structs
+	// fit the array, so a hook allocates none for it.
+	var small [48]int
+	var seen []int
+	if len(fs) <= len(small) {
+		seen = small[:len(fs)]
+	} else {
+		seen = make([]int, len(fs))
+	}
 	for mi, m := range ms {
-		fi, ok := fs.byFold[string(fold(buf[:0], m.key))]
-		if !ok {
+		fi := fs.match(m.key)
+		if fi < 0 {
 			continue
 		}
 		if prev := seen[fi]; prev != 0 {
@@ -204,7 +211,7 @@ func decodeStruct(data []byte, rv reflect.Value) error {
 		}
 		seen[fi] = mi + 1
 	}
-	for fi, f := range fs.list {
+	for fi, f := range fs {
 		if seen[fi] == 0 {
 			continue
 		}
@@ -212,7 +219,7 @@ func decodeStruct(data []byte, rv reflect.Value) error {
 		if m.key != f.name {
 			continue // a case variant of the name: the host does not read it
 		}
-		if err := decode(m.val, rv.FieldByIndex(f.index)); err != nil {
+		if err := decode(m.val, rv.Field(f.index)); err != nil {
 			var ke *KeyError
 			if errors.As(err, &ke) {
 				ke.at(f.name)
@@ -225,25 +232,36 @@ func decodeStruct(data []byte, rv reflect.Value) error {
 
 type field struct {
 	name  string
-	index []int
+	index int // in the struct's fields (no embedded structs: see fieldsOf)
 }
 
-type fields struct {
-	list   []field
-	byFold map[string]int // folded name → index in list
+type fields []field
+
+// match is the index of the field whose name equals key under case
+// folding (strings.EqualFold, as encoding/json compares keys), the last
+// such field if several are; -1 when none is. A struct has a few dozen
+// fields at most: comparing with each costs less than building a set of
+// folded names, which a hook process would do for every struct it reads.
+func (fs fields) match(key string) int {
+	for i := len(fs) - 1; i >= 0; i-- {
+		if strings.EqualFold(fs[i].name, key) {
+			return i
+		}
+	}
+	return -1
 }
 
-var fieldCache sync.Map // reflect.Type → *fields
+var fieldCache sync.Map // reflect.Type → fields
 
 // fieldsOf lists a struct's fields by their json names, the way
 // encoding/json names them: the tag's name, else the Go name; "-" and
 // unexported fields are skipped. Embedded structs and the ",string" tag
 // option are not used in host payloads and not supported.
-func fieldsOf(t reflect.Type) *fields {
+func fieldsOf(t reflect.Type) fields {
 	if f, ok := fieldCache.Load(t); ok {
-		return f.(*fields)
+		return f.(fields)
 	}
-	fs := &fields{byFold: map[string]int{}}
+	fs := make(fields, 0, t.NumField())
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		if !sf.IsExported() {
@@ -256,11 +274,10 @@ func fieldsOf(t reflect.Type) *fields {
 		if name == "" {
 			name = sf.Name
 		}
-		fs.byFold[string(fold(nil, name))] = len(fs.list)
-		fs.list = append(fs.list, field{name: name, index: sf.Index})
+		fs = append(fs, field{name: name, index: i})
 	}
 	f, _ := fieldCache.LoadOrStore(t, fs)
-	return f.(*fields)
+	return f.(fields)
 }
 
 // fold appends s in a form where two strings are equal exactly when
