@@ -34,6 +34,10 @@ const DefaultSkillBudget = 12000
 
 type skillsMemo struct{}
 
+// SkillsHandlerKinds are the events [SkillsHandler]'s handler runs on: a hook
+// builds it for those alone.
+var SkillsHandlerKinds = []event.Kind{event.SubagentStart, event.UserPrompt}
+
 // SkillsHandler puts the skills attached to an agent into its context
 // when it starts (SubagentStart, whose agent type is the roster id or its
 // name on the host; a host's own agent of a roster id, such as OpenCode's
@@ -44,7 +48,7 @@ type skillsMemo struct{}
 func SkillsHandler(opts func() SkillOptions) engine.Handler {
 	return engine.Handler{
 		Name: "skills", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SubagentStart, event.UserPrompt},
+		Kinds:  SkillsHandlerKinds,
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			ev := c.Event

@@ -12,6 +12,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop}
+
 // Handler tells a parent agent when its background tasks have ended (one
 // batched notification, through the context collector, on the parent's
 // next event that carries context) and keeps its Stop from ending the
@@ -26,11 +30,15 @@ import (
 func Handler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "background", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.Stop, event.SubagentStop},
+		Kinds:  HandlerKinds,
 		Groups: bgtasks.Key.Group() | tasks.OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) { return handle(c, root, opts) },
 	}
 }
+
+// CallerHandlerKinds are the events [CallerHandler]'s handler runs on: a hook
+// builds it for those alone.
+var CallerHandlerKinds = []event.Kind{event.SessionStart, event.PreTool}
 
 // CallerHandler binds the host process to the session for its MCP server
 // (see [BindCaller]) at the session's start and right before each call
@@ -41,7 +49,7 @@ func Handler(root string, opts func() Options) engine.Handler {
 func CallerHandler(root string) engine.Handler {
 	return engine.Handler{
 		Name: "mcp-caller", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SessionStart, event.PreTool},
+		Kinds:  CallerHandlerKinds,
 		Groups: state.NoGroups,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			bindCaller(c, root)

@@ -144,6 +144,10 @@ func clip(s string) string {
 // memoKey keeps a call's note between Prepare and Handle.
 type memoKey struct{}
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PostTool}
+
 // Handler tells the agent, after a write or edit, about the comment noise
 // in what it added. The check runs in Prepare, outside the state lock; it
 // needs no state. Paths are shown relative to the project.
@@ -151,7 +155,7 @@ func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name:     "comments",
 		Priority: engine.Normal,
-		Kinds:    []event.Kind{event.PostTool},
+		Kinds:    HandlerKinds,
 		Groups:   state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			ev := c.Event

@@ -17,6 +17,10 @@ const Source = "tiers"
 // memoKey keeps the entry Prepare built for Handle.
 type memoKey struct{}
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.SessionStart, event.UserPrompt, event.SubagentStart, event.PostTool}
+
 // Handler loads the tier an event calls for (see the package comment).
 // The session's, a command's and a started agent's sets are read in
 // Prepare, outside the state lock; an agent's set at its first tool call
@@ -25,7 +29,7 @@ type memoKey struct{}
 func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "context-tiers", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.SubagentStart, event.PostTool},
+		Kinds:  HandlerKinds,
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			if c.Event.Kind == event.PostTool {

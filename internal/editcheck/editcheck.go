@@ -55,12 +55,16 @@ const (
 // the event: the lock, the other handlers, the save and the answer.
 const reserve = 300 * time.Millisecond
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PostTool}
+
 // Handler runs the checks after a successful write or edit. opts is asked
 // for only on such events.
 func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "edit-checks", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.PostTool},
+		Kinds:  HandlerKinds,
 		Groups: state.NoGroups,
 		// The checks ran when the edit was made; a replay of the event
 		// would run them on the file as it is now.

@@ -25,13 +25,16 @@ const ownTools = "mcp:atreides__"
 // atreides's own MCP tools without a permission prompt.
 const ownToolAllowed = "atreides governance tool"
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool, event.SubagentStart, event.Stop, event.SessionEnd}
+
 // Handler is the governance handler (high priority: after the guard,
 // before the session handlers).
 func Handler(opts OptionsFunc, intents Intents) engine.Handler {
 	return engine.Handler{
 		Name: "governance", Priority: engine.High,
-		Kinds: []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PostTool,
-			event.SubagentStart, event.Stop, event.SessionEnd},
+		Kinds:  HandlerKinds,
 		Groups: govstate.Key.Group() | SnapsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			// The scope gate's targets (PreToolUse) and the ledger's

@@ -17,6 +17,9 @@ import (
 // file broke: never with every call, and never the YAML errors
 // themselves.
 
+// configNoteKinds are the events configNote's handler runs on.
+var configNoteKinds = []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool}
+
 // configNoteKey keeps what Prepare found for Handle.
 type configNoteKey struct{}
 
@@ -24,7 +27,7 @@ type configNoteKey struct{}
 func configNote(s *Settings) engine.Handler {
 	return engine.Handler{
 		Name: "config-note", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool},
+		Kinds:  configNoteKinds,
 		Groups: state.NoGroups,
 		// The files are read here, outside the state lock.
 		Prepare: func(c *engine.Call) {

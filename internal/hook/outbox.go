@@ -33,9 +33,10 @@ const replayShare = 0.5
 // replayOutbox applies the events waiting in the project's outbox, oldest
 // first, before the hook's own event. It returns how many still wait (the
 // store is still out of reach, or the time ran out) and why: then the
-// hook's event must wait behind them. from, when the store is a team's,
-// is this checkout's origin in the shared audit trail.
-func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, hs []engine.Handler, budget func() int, from *audit.Origin) (left int, err error) {
+// hook's event must wait behind them. handlers gives every handler,
+// asked only when events wait. from, when the store is a team's, is this
+// checkout's origin in the shared audit trail.
+func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, env engine.Env, handlers func() []engine.Handler, budget func() int, from *audit.Origin) (left int, err error) {
 	n, err := outbox.Waiting(dir)
 	if n == 0 {
 		if err != nil {
@@ -48,6 +49,7 @@ func replayOutbox(ctx context.Context, dir string, loader engine.StoreLoader, en
 		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(time.Duration(float64(time.Until(dl))*replayShare)))
 		defer cancel()
 	}
+	hs := handlers() // every kind's: the kept events are of any
 	replayed := 0
 	left, err = outbox.Replay(ctx, dir, func(e *outbox.Entry) error {
 		// The host's facts are this binary's, never the file's (the

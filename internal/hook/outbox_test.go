@@ -35,7 +35,7 @@ func TestReplayAttachesHostFacts(t *testing.T) {
 			got = c.Event.HostFacts()
 			return event.Result{}, nil
 		}}
-	left, err := replayOutbox(context.Background(), sd, engine.StoreLoader{Store: store.Open(sd)}, &hookEnv{log: project.NewLog(sd)}, []engine.Handler{probe}, nil, nil)
+	left, err := replayOutbox(context.Background(), sd, engine.StoreLoader{Store: store.Open(sd)}, &hookEnv{log: project.NewLog(sd)}, func() []engine.Handler { return []engine.Handler{probe} }, nil, nil)
 	if left != 0 || err != nil {
 		t.Fatalf("replay: %d left, %v", left, err)
 	}

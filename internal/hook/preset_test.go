@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/event"
 )
 
 // presetHandlers are the handlers each preset runs, in the engine's order:
@@ -24,7 +25,7 @@ var presetHandlers = map[config.Preset][]string{
 
 func handlerNames(s *Settings) []string {
 	var out []string
-	for _, h := range handlers(s) {
+	for _, h := range handlers(s, anyKind) {
 		out = append(out, h.Name)
 	}
 	return out
@@ -37,7 +38,7 @@ func TestHandlersFitTheirRoom(t *testing.T) {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg")) // no user file: preset full
 	s := NewSettings(filepath.Join(dir, "project"))
-	hs := handlers(s)
+	hs := handlers(s, anyKind)
 	if len(hs) < len(presetHandlers[config.PresetFull]) || cap(hs) != handlersCap {
 		t.Errorf("%d handlers in a list of room %d; handlersCap is %d", len(hs), cap(hs), handlersCap)
 	}
@@ -114,8 +115,38 @@ func BenchmarkHandlers(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = handlers(s)
+				_ = handlers(s, anyKind)
 			}
 		})
+	}
+}
+
+// TestHandlersOfOneKind: for an event of each kind, a hook builds fewer
+// handlers than the full list, and among them every one of the full list
+// that may run on it, in the same order: those it skips would not run.
+func TestHandlersOfOneKind(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	s := NewSettings(filepath.Join(dir, "project"))
+	every := handlers(s, anyKind)
+	for _, k := range []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PermissionRequest,
+		event.PostTool, event.Stop, event.SubagentStart, event.SubagentStop, event.PreCompact, event.PostCompact,
+		event.SessionEnd, event.Notification} {
+		var want, got []string
+		for _, h := range every {
+			if len(h.Kinds) == 0 || slices.Contains(h.Kinds, k) {
+				want = append(want, h.Name)
+			}
+		}
+		built := handlers(s, runsOn(k))
+		for _, h := range built {
+			if len(h.Kinds) == 0 || slices.Contains(h.Kinds, k) {
+				got = append(got, h.Name)
+			}
+		}
+		if !slices.Equal(got, want) || len(built) >= len(every) {
+			t.Errorf("%s: built %d of %d handlers, of which these run: %q, want %q", k, len(built), len(every), got, want)
+		}
 	}
 }

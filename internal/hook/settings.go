@@ -2,6 +2,7 @@ package hook
 
 import (
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -9,13 +10,19 @@ import (
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/ctxtiers"
+	"github.com/atreides-dev/atreides/internal/editcheck"
 	"github.com/atreides-dev/atreides/internal/engine"
+	"github.com/atreides-dev/atreides/internal/event"
 	"github.com/atreides-dev/atreides/internal/fleet"
+	"github.com/atreides-dev/atreides/internal/governance"
 	"github.com/atreides-dev/atreides/internal/guard"
 	"github.com/atreides-dev/atreides/internal/host"
 	"github.com/atreides-dev/atreides/internal/host/all"
+	"github.com/atreides-dev/atreides/internal/outputs"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
+	"github.com/atreides-dev/atreides/internal/readfirst"
 	"github.com/atreides-dev/atreides/internal/rulefiles"
 	"github.com/atreides-dev/atreides/internal/session"
 	"github.com/atreides-dev/atreides/internal/store"
@@ -51,12 +58,13 @@ type Settings struct {
 	eventHandlers func() []engine.Handler
 }
 
-// handlerList is the handlers an event of the project runs.
-func (s *Settings) handlerList() []engine.Handler {
+// handlerList is the handlers of the project that builds accepts (see
+// [handlers]); a server's list is every handler, built once.
+func (s *Settings) handlerList(builds kindFilter) []engine.Handler {
 	if s.eventHandlers != nil {
 		return s.eventHandlers()
 	}
-	return handlers(s)
+	return handlers(s, builds)
 }
 
 // guard is what the guard must know of the agent hosts.
@@ -231,25 +239,52 @@ func (s *Settings) Preset() config.Preset {
 // full), with some to spare (TestHandlersFitTheirRoom).
 const handlersCap = 40
 
-// handlers are every handler a hook runs: the engine sorts them by
-// priority, and among equals keeps this order (see [session.Handlers]).
-// A project whose preset is below full runs those of its preset only
-// (presetOf), filtered in place: no allocation beyond the list's own.
-func handlers(s *Settings) []engine.Handler {
+// kindFilter says whether handlers of the kinds given (none: every kind)
+// are built: a hook process answers one event, and a handler that cannot
+// run on its kind costs it a closure and a page of code for nothing.
+type kindFilter func(kinds []event.Kind) bool
+
+// anyKind builds every handler: a server's list, and a hook's replay of
+// the events its outbox kept, which may be of any kind.
+func anyKind([]event.Kind) bool { return true }
+
+// runsOn builds the handlers that may run on an event of kind k (the
+// engine still asks each whether it wants the event).
+func runsOn(k event.Kind) kindFilter {
+	return func(kinds []event.Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
+}
+
+// handlers are the handlers a hook runs, of those builds accepts: the
+// engine sorts them by priority, and among equals keeps this order (see
+// [session.Handlers]). A project whose preset is below full runs those
+// of its preset only (presetOf), filtered in place: no allocation beyond
+// the list's own.
+func handlers(s *Settings, builds kindFilter) []engine.Handler {
 	// One allocation for the list, rather than one per growth of it: a
 	// hook process builds it once, and every KB of heap is a page fault.
 	hs := make([]engine.Handler, 0, handlersCap)
-	hs = append(hs, policy.Handler(s.policy, s.guard()), governanceHandler(s), tasks.Gate())
+	add := func(kinds []event.Kind, build func() engine.Handler) {
+		if builds(kinds) {
+			hs = append(hs, build())
+		}
+	}
+	add(policy.HandlerKinds, func() engine.Handler { return policy.Handler(s.policy, s.guard()) })
+	add(governance.HandlerKinds, func() engine.Handler { return governanceHandler(s) })
+	add(tasks.GateKinds, tasks.Gate)
 	hs = append(hs, delegationHandlers(s)...)
-	hs = append(hs, readFirstHandler(s), editCheckHandler(s), outputsHandler(s))
-	hs = append(hs, session.Handlers(s.session, healthChecks(s)...)...)
-	hs = append(hs, configNote(s))
-	hs = append(hs, tasks.ErrorsHandler(s.root, s.tasksOptions))
-	hs = append(hs, session.Keywords(s.keywords), comments.Handler(s.comments), rulefiles.Handler(s.rules), tiersHandler(s),
-		background.CallerHandler(s.root), background.Handler(s.root, s.background),
-		agents.SkillsHandler(func() agents.SkillOptions {
-			return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs(), Inlined: servedInline, OwnAgent: servedOwnAgent}
-		}))
+	add(readfirst.HandlerKinds, func() engine.Handler { return readFirstHandler(s) })
+	add(editcheck.HandlerKinds, func() engine.Handler { return editCheckHandler(s) })
+	add(outputs.HandlerKinds, func() engine.Handler { return outputsHandler(s) })
+	hs = append(hs, session.Handlers(s.session, builds, healthChecks(s)...)...)
+	add(configNoteKinds, func() engine.Handler { return configNote(s) })
+	add(tasks.ErrorsHandlerKinds, func() engine.Handler { return tasks.ErrorsHandler(s.root, s.tasksOptions) })
+	add(session.KeywordsKinds, func() engine.Handler { return session.Keywords(s.keywords) })
+	add(comments.HandlerKinds, func() engine.Handler { return comments.Handler(s.comments) })
+	add(rulefiles.HandlerKinds, func() engine.Handler { return rulefiles.Handler(s.rules) })
+	add(ctxtiers.HandlerKinds, func() engine.Handler { return tiersHandler(s) })
+	add(background.CallerHandlerKinds, func() engine.Handler { return background.CallerHandler(s.root) })
+	add(background.HandlerKinds, func() engine.Handler { return background.Handler(s.root, s.background) })
+	add(agents.SkillsHandlerKinds, func() engine.Handler { return skillsHandler(s) })
 	if p := s.Preset(); p != config.PresetFull {
 		kept := hs[:0]
 		for _, h := range hs {
@@ -260,6 +295,13 @@ func handlers(s *Settings) []engine.Handler {
 		hs = kept
 	}
 	return hs
+}
+
+// skillsHandler offers the roster's skills to subagents and prompts.
+func skillsHandler(s *Settings) engine.Handler {
+	return agents.SkillsHandler(func() agents.SkillOptions {
+		return agents.SkillOptions{Roster: s.roster(), Dirs: all.SkillDirs(), Inlined: servedInline, OwnAgent: servedOwnAgent}
+	})
 }
 
 // presetOf is the lowest preset that runs the handler named name. The

@@ -74,13 +74,17 @@ const noteRoom = 512
 // one is left to the host's own truncation.
 const maxHostFile = 64 << 20
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PostTool}
+
 // Handler cuts large outputs of shell, search, fetch and MCP tools, saving
 // the whole output (see the package doc). It works before the state lock
 // is taken and needs no state.
 func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "outputs", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.PostTool},
+		Kinds:  HandlerKinds,
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			text, err := replacement(c.Event, opts())

@@ -21,6 +21,10 @@ import (
 // Source builds the guard policy when the first tool call needs it.
 type Source func() (*guard.Policy, error)
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PreTool, event.PermissionRequest}
+
 // Handler judges PreTool and PermissionRequest events, before the state
 // lock is taken (the guard needs no state). A broken config file gives
 // the fallback policy (fallback.go), which judges; a policy that cannot
@@ -30,7 +34,7 @@ type Source func() (*guard.Policy, error)
 func Handler(policy Source, hosts Hosts) engine.Handler {
 	return engine.Handler{
 		Name: "guard", Priority: engine.Critical,
-		Kinds:  []event.Kind{event.PreTool, event.PermissionRequest},
+		Kinds:  HandlerKinds,
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			r, err := judge(c, policy, hosts)

@@ -51,12 +51,16 @@ type Options struct {
 // Rule names the check in a deny.
 const Rule = "context.read-before-write"
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PreTool, event.PostTool, event.PostCompact, event.SessionStart, event.SubagentStop}
+
 // Handler is the read-before-write check. opts is asked for only on the
 // events it may concern.
 func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "read-first", Priority: engine.High,
-		Kinds:  []event.Kind{event.PreTool, event.PostTool, event.PostCompact, event.SessionStart, event.SubagentStop},
+		Kinds:  HandlerKinds,
 		Groups: ReadsKey.Group(),
 		Prepare: func(c *engine.Call) {
 			if active(c.Event, opts) {

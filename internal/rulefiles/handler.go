@@ -16,6 +16,10 @@ const Source = "rules"
 // memoKey keeps what Prepare found for Handle.
 type memoKey struct{}
 
+// HandlerKinds are the events [Handler]'s handler runs on: a hook
+// builds it for those alone.
+var HandlerKinds = []event.Kind{event.PostTool}
+
 // Handler registers the rules of the files a read, write or edit touched,
 // or a shell command printed with a plain reader.
 // The files are found and read in Prepare, outside the state lock; Handle
@@ -24,7 +28,7 @@ type memoKey struct{}
 func Handler(opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "rule-files", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.PostTool},
+		Kinds:  HandlerKinds,
 		Groups: state.NoGroups,
 		Prepare: func(c *engine.Call) {
 			s, ok := touched(c.Event, func() []string { return shellcall.Effects(c).Reads })

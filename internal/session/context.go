@@ -27,6 +27,10 @@ const capMargin = 100
 // maxStartTodos bounds the todos listed at session start.
 const maxStartTodos = 15
 
+// startContextKinds are the events StartContext's handler runs on: a hook
+// builds it for those alone.
+var startContextKinds = []event.Kind{event.SessionStart}
+
 // StartContext tells the agent at session start who it is, that atreides
 // is watching, which todos are open, and the project's rules (AGENTS.md),
 // within the start budget (context.budget.start, 600 bytes by default):
@@ -43,7 +47,7 @@ const maxStartTodos = 15
 func StartContext(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "session-context", Priority: engine.Normal,
-		Kinds: []event.Kind{event.SessionStart},
+		Kinds: startContextKinds,
 		// The open todos, and the rules cache kept in the project.
 		Groups: todos.Key.Group() | RulesKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {

@@ -20,6 +20,10 @@ type Check func(c *engine.Call) []string
 // Prepare to Handle.
 type healthKey struct{}
 
+// healthKinds are the events Health's handler runs on: a hook
+// builds it for those alone.
+var healthKinds = []event.Kind{event.SessionStart}
+
 // Health runs quick checks at session start (state readable, configuration
 // valid, installation whole) and tells the user once what is wrong, as a
 // warning (Claude Code's systemMessage), and the agent in one line, so it
@@ -35,7 +39,7 @@ func Health(setup ...Check) engine.Handler {
 	skip := func(ev *event.Event) bool { return ev.Source == "compact" || ev.Source == "prompt" }
 	return engine.Handler{
 		Name: "health", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.SessionStart},
+		Kinds:  healthKinds,
 		Groups: state.NoGroups, // the salvage notice is in the project's core
 		Prepare: func(c *engine.Call) {
 			if skip(c.Event) {

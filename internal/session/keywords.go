@@ -48,6 +48,10 @@ func (o *KeywordOptions) variantFor(agent string) string {
 	return o.Variants[agent]
 }
 
+// KeywordsKinds are the events [Keywords]'s handler runs on: a hook
+// builds it for those alone.
+var KeywordsKinds = []event.Kind{event.UserPrompt}
+
 // Keywords adds a mode's block when the user's prompt names one of its
 // keywords as a whole word of its prose (package prompt: never in code,
 // inline code, URLs, paths or longer words), and gives the first prompt
@@ -59,7 +63,7 @@ func (o *KeywordOptions) variantFor(agent string) string {
 func Keywords(opts func() KeywordOptions) engine.Handler {
 	return engine.Handler{
 		Name: "keywords", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.UserPrompt},
+		Kinds:  KeywordsKinds,
 		Groups: state.NoGroups,
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return keywordModes(c, opts()), nil

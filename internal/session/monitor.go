@@ -11,6 +11,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/usage"
 )
 
+// monitorKinds are the events Monitor's handler runs on: a hook
+// builds it for those alone.
+var monitorKinds = []event.Kind{event.PostTool, event.UserPrompt}
+
 // Monitor tells the agent how full its context window is when it crosses
 // a threshold (Options.ContextThresholds): below the last one, to finish
 // its step and record anchors; at the last, to wrap up and have the
@@ -28,7 +32,7 @@ import (
 func Monitor(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "monitor", Priority: engine.Normal,
-		Kinds: []event.Kind{event.PostTool, event.UserPrompt},
+		Kinds: monitorKinds,
 		// The held intent is the project's governance.
 		Groups: govstate.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {

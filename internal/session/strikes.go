@@ -15,6 +15,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/tasks"
 )
 
+// strikesKinds are the events Strikes's handler runs on: a hook
+// builds it for those alone.
+var strikesKinds = []event.Kind{event.PostTool, event.UserPrompt}
+
 // Strikes counts consecutive failures per tool and target (the normalized
 // command or path), so that one flaky command does not mask another, and
 // a shell command's failures per intent when it has one (test, build,
@@ -28,7 +32,7 @@ import (
 func Strikes(opts OptionsFunc) engine.Handler {
 	return engine.Handler{
 		Name: "strikes", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.PostTool, event.UserPrompt},
+		Kinds:  strikesKinds,
 		Groups: strikes.Key.Group() | StopKey.Group() | tasks.OutboxKey.Group(),
 		Prepare: func(c *engine.Call) {
 			// A failure's intent is walked outside the lock. A success

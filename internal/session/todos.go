@@ -16,6 +16,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/todos"
 )
 
+// todoTrackerKinds are the events TodoTracker's handler runs on: a hook
+// builds it for those alone.
+var todoTrackerKinds = []event.Kind{event.PreTool, event.PostTool}
+
 // TodoTracker mirrors the agent's own todo list into the session, so that
 // the stop gate and the compaction snapshot see it. Two shapes of todo
 // tool are understood, by their input: whole-list tools (Claude Code's
@@ -32,7 +36,7 @@ import (
 func TodoTracker() engine.Handler {
 	return engine.Handler{
 		Name: "todo-tracker", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.PreTool, event.PostTool},
+		Kinds:  todoTrackerKinds,
 		Groups: agenttodos.Key.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			ev := c.Event
@@ -353,11 +357,15 @@ func StopGate(opts OptionsFunc) engine.Handler {
 	return StopGateWith(opts, transcriptInterrupted)
 }
 
+// stopGateKinds are the events StopGateWith's handler runs on: a hook
+// builds it for those alone.
+var stopGateKinds = []event.Kind{event.Stop}
+
 // StopGateWith is StopGate with the transcript check swapped, for tests.
 func StopGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.Handler {
 	return engine.Handler{
 		Name: "stop-gate", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.Stop},
+		Kinds:  stopGateKinds,
 		Groups: StopKey.Group() | agenttodos.Key.Group() | todos.Key.Group() | tasks.SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return stopGate(c, opts, interrupted)

@@ -83,12 +83,16 @@ func VerifyGate(opts OptionsFunc) engine.Handler {
 	return VerifyGateWith(opts, transcriptInterrupted)
 }
 
+// verifyGateKinds are the events VerifyGateWith's handler runs on: a hook
+// builds it for those alone.
+var verifyGateKinds = []event.Kind{event.Stop}
+
 // VerifyGateWith is VerifyGate with the transcript check swapped, for
 // tests.
 func VerifyGateWith(opts OptionsFunc, interrupted func(path string) bool) engine.Handler {
 	return engine.Handler{
 		Name: "verify-gate", Priority: engine.Normal,
-		Kinds:  []event.Kind{event.Stop},
+		Kinds:  verifyGateKinds,
 		Groups: WorkKey.Group() | StopKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			return verifyGate(c, opts, interrupted), nil

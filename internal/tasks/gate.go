@@ -12,6 +12,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/shellcall"
 )
 
+// GateKinds are the events [Gate]'s handler runs on: a hook
+// builds it for those alone.
+var GateKinds = []event.Kind{event.PreTool}
+
 // Gate is the plan approval gate: while the session holds a task in
 // progress whose current plan the user has not approved (and the project
 // asks for approval, tasks.plans.require_approval), a write outside the
@@ -26,7 +30,7 @@ import (
 func Gate() engine.Handler {
 	return engine.Handler{
 		Name: "plan-approval", Priority: engine.High,
-		Kinds:  []event.Kind{event.PreTool},
+		Kinds:  GateKinds,
 		Groups: SessionTaskKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) { return gate(c), nil },
 	}

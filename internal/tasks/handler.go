@@ -6,6 +6,10 @@ import (
 	"github.com/atreides-dev/atreides/internal/taskboard"
 )
 
+// ErrorsHandlerKinds are the events [ErrorsHandler]'s handler runs on: a hook
+// builds it for those alone.
+var ErrorsHandlerKinds = []event.Kind{event.Stop, event.SessionEnd}
+
 // ErrorsHandler moves the errors hooks saw (the session's outbox: strike
 // escalations, delegation failures) into the task board's error log and
 // writes the generated files. It runs last, on the turn's end and the
@@ -17,7 +21,7 @@ import (
 func ErrorsHandler(root string, opts func() Options) engine.Handler {
 	return engine.Handler{
 		Name: "errors", Priority: engine.Low,
-		Kinds:  []event.Kind{event.Stop, event.SessionEnd},
+		Kinds:  ErrorsHandlerKinds,
 		Groups: OutboxKey.Group(),
 		Handle: func(c *engine.Call) (event.Result, error) {
 			s := c.State.Session
