@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -147,8 +148,9 @@ func decode(data []byte, rv reflect.Value) error {
 }
 
 // decodeSimple stores the values host payloads are mostly made of (plain
-// strings, booleans, raw messages) without a json.Unmarshal call, which
-// would validate the bytes once more: Unmarshal validated the document.
+// strings, booleans, integers, raw messages) without a json.Unmarshal
+// call, which would validate the bytes once more (Unmarshal validated the
+// document) and, in a hook process, run encoding/json's reflection.
 // It reports whether it did; the results are what encoding/json stores.
 func decodeSimple(data []byte, rv reflect.Value) bool {
 	if pt := reflect.PointerTo(rv.Type()); rv.Type() != rawMessageType() && (pt.Implements(unmarshalerType()) || pt.Implements(textUnmarshalerType())) {
@@ -161,9 +163,27 @@ func decodeSimple(data []byte, rv reflect.Value) bool {
 		rv.SetString(string(data[1 : len(data)-1]))
 	case rv.Kind() == reflect.Bool && (string(data) == "true" || string(data) == "false"):
 		rv.SetBool(data[0] == 't')
+	case rv.CanInt():
+		return setInt(data, rv)
 	default:
 		return false
 	}
+	return true
+}
+
+// setInt stores an integer the way encoding/json does (strconv.ParseInt
+// of the number's text) when it fits rv; a number it cannot store (a
+// fraction, an exponent, an overflow) and anything else is left to
+// encoding/json, whose error says why.
+func setInt(data []byte, rv reflect.Value) bool {
+	if len(data) == 0 || data[0] != '-' && (data[0] < '0' || data[0] > '9') {
+		return false
+	}
+	n, err := strconv.ParseInt(string(data), 10, 64)
+	if err != nil || rv.OverflowInt(n) {
+		return false
+	}
+	rv.SetInt(n)
 	return true
 }
 

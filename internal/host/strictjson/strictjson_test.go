@@ -52,6 +52,10 @@ func TestUnmarshal(t *testing.T) {
 		{"skip tag", `{"-":"x","Skip":"y"}`, target{}, ""},
 		{"truncated", `{"command":"rm -rf ~"`, target{}, "unexpected end of JSON"},
 		{"type error", `{"count":"x"}`, target{}, "cannot unmarshal string"},
+		{"integer", `{"count":-12}`, target{Count: -12}, ""},
+		{"fraction", `{"count":1.5}`, target{}, "cannot unmarshal number 1.5"},
+		{"exponent", `{"count":1e3}`, target{}, "cannot unmarshal number 1e3"},
+		{"overflow", `{"count":9223372036854775808}`, target{}, "cannot unmarshal number 9223372036854775808"},
 		{"not an object", `[1]`, target{}, "cannot unmarshal array"},
 	}
 	for _, tt := range tests {
