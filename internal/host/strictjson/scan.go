@@ -225,6 +225,19 @@ func each(data []byte, f func(name string, val []byte)) error {
 	return nil
 }
 
+// wellFormed reports whether data is one JSON value and nothing more, as
+// jsontext reads it with [syntax]'s options.
+func wellFormed(data []byte) bool {
+	r := readers.Get().(*reader)
+	defer readers.Put(r)
+	r.reset(data)
+	if _, err := r.dec.ReadValue(); err != nil {
+		return false
+	}
+	_, err := r.dec.ReadToken()
+	return err == io.EOF
+}
+
 // members splits an object (data starts with '{') into its members.
 func members(data []byte) ([]member, error) {
 	var ms []member

@@ -178,6 +178,19 @@ func FuzzUniqueKeys(f *testing.F) {
 	})
 }
 
+// What wellFormed accepts encoding/json accepts too: Unmarshal runs
+// encoding/json's check only on what wellFormed refuses.
+func FuzzWellFormed(f *testing.F) {
+	for _, s := range []string{`{"command":"ls"}`, ` [1, "\ud800", "\xff"] `, `{"a":1}{"b":2}`, `{"a":1} x`, `"\u00e9"`, ``, `01`, `{"a":[}`, "\"\xff\"", `1e999`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if wellFormed([]byte(s)) && !json.Valid([]byte(s)) {
+			t.Fatalf("wellFormed accepted %q, which encoding/json refuses", s)
+		}
+	})
+}
+
 // checkTokens walks one JSON value with the token decoder, failing on an
 // object with two keys equal under strings.EqualFold.
 func checkTokens(dec *json.Decoder) error {
