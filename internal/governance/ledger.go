@@ -205,6 +205,15 @@ func (g *gov) lateRecords() error {
 // a record is queued instead of appended.
 func (g *gov) stateLoaded() bool { return !g.c.State.Unsaved }
 
+// version is the version trace records name ("" when Options.Version
+// is not set).
+func (o *Options) version() string {
+	if o.Version == nil {
+		return ""
+	}
+	return o.Version()
+}
+
 // record is the ledger record of a change to path by this call, without
 // the change itself.
 func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
@@ -214,7 +223,7 @@ func (g *gov) record(path string, ranges []trace.Range) *trace.Record {
 		ranges = []trace.Range{}
 	}
 	rec := &trace.Record{
-		Tool:      &trace.Tool{Name: "atreides", Version: g.o.Version},
+		Tool:      &trace.Tool{Name: "atreides", Version: g.o.version()},
 		Timestamp: g.now.UTC().Format(time.RFC3339Nano),
 		Files: []trace.File{{
 			Path: intent.Relative(root, path),

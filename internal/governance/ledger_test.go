@@ -125,3 +125,26 @@ func TestLateRecordWhenPreToolUseWasLockedOut(t *testing.T) {
 		t.Error("queued instead of appended under the lock")
 	}
 }
+
+// A ledger record names the version Options.Version gives, which is asked
+// for only when a record is written: a build without a release stamp
+// reads its module information for it, and most events write none.
+func TestLedgerAsksVersionForRecordsOnly(t *testing.T) {
+	f := newFixture(t)
+	asked := 0
+	f.opts.Version = func() string { asked++; return "v9.9.9" }
+	f.selectIntent("s1", "auth")
+	f.shell("s1", "ls src", "t0", event.PreTool)
+	f.shell("s1", "ls src", "t0", event.PostTool)
+	if asked != 0 {
+		t.Fatalf("version asked %d times by a command that changed nothing", asked)
+	}
+	f.shellWrite("sh -c 'echo x > src/auth/a.txt'", "t1", "src/auth/a.txt", "x\n")
+	entries, err := trace.Read(TracePath(f.root))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("%d records, %v", len(entries), err)
+	}
+	if v := entries[0].Record.Tool.Version; v != "v9.9.9" || asked == 0 {
+		t.Errorf("record names version %q (asked %d times), want v9.9.9", v, asked)
+	}
+}

@@ -36,8 +36,10 @@ type Options struct {
 	// and no intent is asked for (Trace is implied). The task system's scoped commits
 	// (tasks.commits.enabled) need the ledger to know a task's files.
 	TraceOnly bool
-	// Version is atreides's version, written into trace records.
-	Version string
+	// Version gives atreides's version, written into trace records; nil
+	// writes none. It is asked only when a record is written: a build
+	// without a release stamp reads its module information for it.
+	Version func() string
 	// KeyDir is the user's configuration directory, which holds the key
 	// that signs the ledger's checkpoints and the checkpoints themselves;
 	// "" signs none.

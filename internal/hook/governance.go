@@ -19,7 +19,7 @@ func governanceHandler(s *Settings) engine.Handler {
 			o.ConfigErr = err
 			return o
 		}
-		o.Version, o.KeyDir = Version(), policy.ConfigDir()
+		o.Version, o.KeyDir = Version, policy.ConfigDir()
 		o.Team, _ = fleet.Remote(c)
 		return o
 	})
