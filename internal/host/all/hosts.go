@@ -99,7 +99,10 @@ func SessionVars() []string { return sessionVars.Get() }
 // them (policy.Hosts, internal/guard/selfguard.go).
 func hookFiles(root, home string, getenv func(string) string) []string {
 	env := host.Env{ProjectDir: root, Home: home, Getenv: getenv}
-	var out []string
+	// Room for every host's files of a project and a home (70 today),
+	// so that the list is not copied as it grows: a hook makes it for
+	// every tool call.
+	out := make([]string, 0, 96)
 	for _, h := range table {
 		for _, p := range h.HookFiles(env) {
 			if p != "" && !slices.Contains(out, p) {

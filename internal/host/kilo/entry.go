@@ -86,7 +86,7 @@ var configNames = []string{"kilo.json", "kilo.jsonc", "opencode.json", "opencode
 // .opencode directory.
 func hookFiles(env host.Env) []string {
 	var out []string
-	dir := func(d string) { out = append(out, opencode.DirHookFiles(d, configNames)...) }
+	dir := func(d string) { out = opencode.AppendDirHookFiles(out, d, configNames) }
 	if env.ProjectDir != "" {
 		dir(filepath.Join(env.ProjectDir, ".kilo"))
 		dir(filepath.Join(env.ProjectDir, ".kilocode"))

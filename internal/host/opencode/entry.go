@@ -86,7 +86,7 @@ func userConfig(env host.Env, name string) string {
 // when they are set.
 func openCodeHookFiles(env host.Env) []string {
 	var out []string
-	dir := func(d string) { out = append(out, DirHookFiles(d, openCodeConfigNames)...) }
+	dir := func(d string) { out = AppendDirHookFiles(out, d, openCodeConfigNames) }
 	if env.ProjectDir != "" {
 		dir(ConfigDir(install.ScopeProject, env.ProjectDir, ""))
 		for _, n := range openCodeConfigNames {
@@ -105,13 +105,13 @@ func openCodeHookFiles(env host.Env) []string {
 	return out
 }
 
-// DirHookFiles are the hook files of one config directory of a host of
-// the family: its plugin directories (plugin/ and plugins/, whose every
-// file is loaded) and its config files of the names given (whose
-// "plugin" list can drop ours).
-func DirHookFiles(d string, configNames []string) []string {
+// AppendDirHookFiles appends the hook files of one config directory of a
+// host of the family to out: its plugin directories (plugin/ and
+// plugins/, whose every file is loaded) and its config files of the
+// names given (whose "plugin" list can drop ours).
+func AppendDirHookFiles(out []string, d string, configNames []string) []string {
 	plugin := filepath.Dir(pluginPath(d))
-	out := []string{plugin + "/", plugin + "s/"}
+	out = append(out, plugin+"/", plugin+"s/")
 	for _, n := range configNames {
 		out = append(out, filepath.Join(d, n))
 	}
