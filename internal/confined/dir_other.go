@@ -52,6 +52,17 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	return &Dir{path: path}, nil
 }
 
+// SameFile reports whether name in d is, without following a link, the
+// regular file fi describes (a stat of a file this process holds open),
+// and of the same size. Any error is false.
+func (d *Dir) SameFile(name string, fi fs.FileInfo) bool {
+	if checkName(name) != nil {
+		return false
+	}
+	now, err := os.Lstat(d.Path(name))
+	return err == nil && now.Mode().IsRegular() && os.SameFile(now, fi) && now.Size() == fi.Size()
+}
+
 // OpenRead opens the regular file name in d for reading at offsets, and
 // returns its size.
 func (d *Dir) OpenRead(name string) (ReaderAt, int64, error) {
