@@ -307,6 +307,10 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
 	tx := &Tx{writable: true, store: s, dir: dir}
 	cm := committerOf(ctx)
+	if cm != nil {
+		tx.kept = &cm.c.kept
+		defer tx.putBack()
+	}
 	var db *bolt.DB
 	var created, migrated, wasEmpty bool
 	tx.begin = func() *bolt.Tx {
