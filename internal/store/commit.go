@@ -48,8 +48,10 @@ type Committer struct {
 	// tests that hold a sync or fail it.
 	SyncFile func(*os.File) error
 
-	// kept are the record files kept between transactions (kept.go).
+	// kept are the record files kept between transactions (kept.go),
+	// dirs the state directories (keptdir.go).
 	kept keptRecords
+	dirs keptDirs
 
 	mu      sync.Mutex
 	files   map[string]*lazyFile
@@ -384,6 +386,7 @@ func (c *Committer) Close() error {
 		c.batch()
 	}
 	c.kept.close()
+	c.dirs.close()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for p, lf := range c.files {

@@ -44,7 +44,10 @@
 // A Committer also keeps the record files its Updates read and wrote open
 // between them, with the bytes of their current slots (kept.go): a record
 // whose file is still byte for byte what was kept is read without being
-// opened or checksummed again; any other file is read afresh.
+// opened or checksummed again; any other file is read afresh. It keeps
+// the state directory, its lock file (unlocked between Updates) and its
+// record sets open too (keptdir.go), each used again only while its name
+// still leads to it.
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and

@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // serverRead reads key's record in an Update run with c, as a server's
@@ -120,5 +123,104 @@ func TestKeptRecordsAreBounded(t *testing.T) {
 	}
 	if got := serverRead(t, s, c, "k0"); got != "v" || keptFile(c, s, "k0") != nil {
 		t.Errorf("after Close: read %q, kept %v", got, keptFile(c, s, "k0") != nil)
+	}
+}
+
+// keptDirOf is the handle c keeps of s's state directory; nil: none.
+func keptDirOf(c *Committer, s *Store) *keptDir {
+	c.dirs.mu.Lock()
+	defer c.dirs.mu.Unlock()
+	if hs := c.dirs.idle[s.Dir()]; len(hs) > 0 {
+		return hs[len(hs)-1]
+	}
+	return nil
+}
+
+// TestKeptDirIsTheProjects: a server's Update goes through the state
+// directory, lock file and record sets its Committer kept only while
+// they are the project's: one made again, or a lock file replaced, is
+// not used (its writes would land where nobody reads, its lock exclude
+// nobody).
+func TestKeptDirIsTheProjects(t *testing.T) {
+	remake := func(rel string) func(t *testing.T, s *Store) {
+		return func(t *testing.T, s *Store) {
+			if err := os.RemoveAll(filepath.Join(s.Dir(), rel)); err != nil {
+				t.Fatal(err)
+			}
+			putRecord(t, Open(s.Dir()), "k", []byte("anew"))
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, s *Store)
+		want   string
+		kept   bool // the same handle is still kept
+	}{
+		{"nothing", func(*testing.T, *Store) {}, "v2", true},
+		{"the state directory is made again", remake("."), "anew", false},
+		{"the state directory is moved away and made again", func(t *testing.T, s *Store) {
+			if err := os.Rename(s.Dir(), s.Dir()+".old"); err != nil {
+				t.Fatal(err)
+			}
+			putRecord(t, Open(s.Dir()), "k", []byte("anew"))
+		}, "anew", false},
+		{"the record set is made again", remake(testSet), "anew", true},
+		{"the lock file is replaced", func(t *testing.T, s *Store) {
+			if err := os.Remove(filepath.Join(s.Dir(), LockFile)); err != nil {
+				t.Fatal(err)
+			}
+			putRecord(t, Open(s.Dir()), "k", []byte("anew"))
+		}, "anew", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			c := NewCommitter()
+			defer c.Close()
+			lazyPut(t, s, c, "k", "v1")
+			lazyPut(t, s, c, "k", "v2")
+			kd := keptDirOf(c, s)
+			if kd == nil || serverRead(t, s, c, "k") != "v2" || keptDirOf(c, s) != kd {
+				t.Fatal("the state directory's handle is not kept from one Update to the next")
+			}
+			tt.change(t, s)
+			if got := serverRead(t, s, c, "k"); got != tt.want {
+				t.Errorf("read %q, want %q", got, tt.want)
+			}
+			if got := keptDirOf(c, s) == kd; got != tt.kept {
+				t.Errorf("the same handle kept: %v, want %v", got, tt.kept)
+			}
+			// The server's write is where another store reads it.
+			lazyPut(t, s, c, "k", "server")
+			if v, err := getRecord(t, s, "k"); string(v) != "server" {
+				t.Errorf("another store reads %q, %v after the server's write", v, err)
+			}
+		})
+	}
+}
+
+// TestKeptLockExcludesWhoLocksTheNewFile: a server whose kept lock file
+// was replaced takes the new one, which another process may hold.
+func TestKeptLockExcludesWhoLocksTheNewFile(t *testing.T) {
+	s, _ := newStore(t)
+	s.LockTimeout = 50 * time.Millisecond
+	c := NewCommitter()
+	defer c.Close()
+	lazyPut(t, s, c, "k", "v1")
+	if keptDirOf(c, s) == nil {
+		t.Fatal("no handle kept")
+	}
+	if err := os.Remove(filepath.Join(s.Dir(), LockFile)); err != nil {
+		t.Fatal(err)
+	}
+	lk, err := Open(s.Dir()).lock(bounded(t), true, true) // a hook's, on a new lock file
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lk.unlock()
+	ctx := WithCommitter(bounded(t), c, nil)
+	err = s.Update(ctx, func(tx *Tx) error { return tx.PutRecord(testSet, "k", []byte("v2")) })
+	if !errors.Is(err, ErrLockTimeout) {
+		t.Errorf("Update while another holds the new lock file: %v, want %v", err, ErrLockTimeout)
 	}
 }

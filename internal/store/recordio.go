@@ -302,13 +302,25 @@ func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err erro
 // setDir is the directory of a record set, opened (or, with create,
 // made) once per transaction: a hook reads and then writes the same
 // record, and walking to it again costs system calls on every event.
+//
+// With a kept state directory (keptdir.go) the set is its kept one while
+// that is still the set's, and one opened afresh is kept.
 func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
 	if d := tx.sets[set]; d != nil {
 		return d, nil
 	}
-	d, err := tx.store.openSet(tx.dir, set, create)
-	if err != nil {
-		return nil, err
+	var d *confined.Dir
+	if tx.kd != nil {
+		d = tx.kd.set(set)
+	}
+	if d == nil {
+		var err error
+		if d, err = tx.store.openSet(tx.dir, set, create); err != nil {
+			return nil, err
+		}
+		if tx.kd != nil {
+			tx.kd.keepSet(set, d)
+		}
 	}
 	if tx.sets == nil {
 		tx.sets = map[string]*confined.Dir{}
@@ -317,10 +329,13 @@ func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
 	return d, nil
 }
 
-// closeSets closes the record sets' directories the transaction opened.
+// closeSets closes the record sets' directories the transaction opened,
+// but those kept.
 func (tx *Tx) closeSets() {
-	for _, d := range tx.sets {
-		_ = d.Close()
+	for set, d := range tx.sets {
+		if tx.kd == nil || !tx.kd.keeps(set, d) {
+			_ = d.Close()
+		}
 	}
 	tx.sets = nil
 }

@@ -40,6 +40,9 @@ type Tx struct {
 	// Update with one; held are those this transaction took, by path.
 	kept *keptRecords
 	held map[string]*keptRecord
+	// kd is the state directory's handle the Committer keeps, whose
+	// record sets the transaction uses (keptdir.go); nil: none.
+	kd *keptDir
 }
 
 // Writable reports whether the transaction may write: it runs inside
