@@ -126,13 +126,14 @@ func committerOf(ctx context.Context) *committing {
 	return cm
 }
 
-// write puts slot into the record file f (at path), where at says the
-// current value is, without syncing, and registers the write; target is
-// the slot written.
-func (c *Committer) write(path string, f *os.File, slot []byte, at *slotAt) (n uint64, target int, err error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, 0, err
+// write puts slot into the record file f (at path, described by fi; nil:
+// f is asked), where at says the current value is, without syncing, and
+// registers the write; target is the slot written.
+func (c *Committer) write(path string, f *os.File, fi os.FileInfo, slot []byte, at *slotAt) (n uint64, target int, err error) {
+	if fi == nil {
+		if fi, err = f.Stat(); err != nil {
+			return 0, 0, err
+		}
 	}
 	lf := c.file(path)
 	lf.mu.Lock()

@@ -121,15 +121,36 @@ func (e *keptRecord) read(d *confined.Dir, name string) ([]byte, bool) {
 	if !d.SameFile(name, e.fi) {
 		return nil, false
 	}
-	var h [recordHeader]byte
-	if _, err := e.f.ReadAt(h[:], int64((1-e.at.slot)*e.at.size)); err != nil || h != e.other {
-		return nil, false
-	}
-	s := make([]byte, len(e.cur))
-	if _, err := e.f.ReadAt(s, int64(e.at.slot*e.at.size)); err != nil || !bytes.Equal(s, e.cur) {
+	h, s, ok := e.readSlots()
+	if !ok || !bytes.Equal(h, e.other[:]) || !bytes.Equal(s, e.cur) {
 		return nil, false
 	}
 	return s[len(s)-len(e.value()):], true
+}
+
+// maxKeptSpan bounds the bytes read at once to check a kept file: the
+// other slot's header and the current slot are read in one call when
+// they are this close (a session's file has slots of a page or two).
+const maxKeptSpan = 16 << 10
+
+// readSlots reads, at the kept positions, the other slot's header h and
+// as many bytes of the current slot as were kept, s (the caller's own).
+func (e *keptRecord) readSlots() (h, s []byte, ok bool) {
+	cur, other := int64(e.at.slot*e.at.size), int64((1-e.at.slot)*e.at.size)
+	lo, hi := min(cur, other), max(cur+int64(len(e.cur)), other+recordHeader)
+	if hi-lo > maxKeptSpan {
+		h, s = make([]byte, recordHeader), make([]byte, len(e.cur))
+		_, err := e.f.ReadAt(h, other)
+		if err == nil {
+			_, err = e.f.ReadAt(s, cur)
+		}
+		return h, s, err == nil
+	}
+	b := make([]byte, hi-lo)
+	if _, err := e.f.ReadAt(b, lo); err != nil {
+		return nil, nil, false
+	}
+	return b[other-lo:][:recordHeader], b[cur-lo:][:len(e.cur)], true
 }
 
 // wrote records that slot, write at.seq+1, went into slot target of the

@@ -515,7 +515,7 @@ func (w recordWrite) write() (n uint64, inPlace bool, err error) {
 		return 0, false, w.replace(at.seq + 1)
 	}
 	if w.c != nil {
-		n, target, err := w.c.write(w.d.Path(w.name), f, slot, at)
+		n, target, err := w.c.write(w.d.Path(w.name), f, w.keptStat(), slot, at)
 		if err == nil && w.kept != nil {
 			w.kept.wrote(slot, target, at)
 		}
@@ -541,6 +541,14 @@ func (w recordWrite) keptFile() *os.File {
 		return nil
 	}
 	return w.kept.f
+}
+
+// keptStat describes the kept file the write goes through; nil: none.
+func (w recordWrite) keptStat() os.FileInfo {
+	if w.kept == nil {
+		return nil
+	}
+	return w.kept.fi
 }
 
 // replace writes the value as write seq to a new file, synced.
