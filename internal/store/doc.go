@@ -47,7 +47,8 @@
 // opened or checksummed again; any other file is read afresh. It keeps
 // the state directory, its lock file (unlocked between Updates) and its
 // record sets open too (keptdir.go), each used again only while its name
-// still leads to it.
+// still leads to it. Not on Windows, where a file held open cannot be
+// renamed over or removed by another process.
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and

@@ -24,6 +24,15 @@ func serverRead(t *testing.T, s *Store, c *Committer, key string) string {
 	return string(v)
 }
 
+// needKeeping skips a test of the files a Committer keeps where it keeps
+// none (keepsFiles).
+func needKeeping(t *testing.T) {
+	t.Helper()
+	if !keepsFiles {
+		t.Skip("a Committer keeps no files open on this platform")
+	}
+}
+
 // keptFile is the descriptor c keeps of key's record file; nil: none.
 func keptFile(c *Committer, s *Store, key string) *os.File {
 	c.kept.mu.Lock()
@@ -38,6 +47,7 @@ func keptFile(c *Committer, s *Store, key string) *os.File {
 // the value the file holds, whatever another process did to the file
 // between two of its events: what a store without a Committer reads.
 func TestKeptRecordIsTheFilesValue(t *testing.T) {
+	needKeeping(t)
 	big := strings.Repeat("b", 3*recordPage)
 	tests := []struct {
 		name   string
@@ -103,6 +113,7 @@ func TestKeptRecordIsTheFilesValue(t *testing.T) {
 // TestKeptRecordsAreBounded: a server keeps at most maxKeptFiles files
 // open, and none once its Committer is closed.
 func TestKeptRecordsAreBounded(t *testing.T) {
+	needKeeping(t)
 	s, _ := newStore(t)
 	c := NewCommitter()
 	for i := range maxKeptFiles + 8 {
@@ -142,6 +153,7 @@ func keptDirOf(c *Committer, s *Store) *keptDir {
 // not used (its writes would land where nobody reads, its lock exclude
 // nobody).
 func TestKeptDirIsTheProjects(t *testing.T) {
+	needKeeping(t)
 	remake := func(rel string) func(t *testing.T, s *Store) {
 		return func(t *testing.T, s *Store) {
 			if err := os.RemoveAll(filepath.Join(s.Dir(), rel)); err != nil {
@@ -202,6 +214,7 @@ func TestKeptDirIsTheProjects(t *testing.T) {
 // TestKeptLockExcludesWhoLocksTheNewFile: a server whose kept lock file
 // was replaced takes the new one, which another process may hold.
 func TestKeptLockExcludesWhoLocksTheNewFile(t *testing.T) {
+	needKeeping(t)
 	s, _ := newStore(t)
 	s.LockTimeout = 50 * time.Millisecond
 	c := NewCommitter()

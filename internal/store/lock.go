@@ -62,7 +62,7 @@ func (l fileLock) close() {
 // Committer keeps, when it has one (keptdir.go).
 func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, error) {
 	var keep *keptDirs
-	if cm := committerOf(ctx); cm != nil && exclusive {
+	if cm := committerOf(ctx); cm != nil && exclusive && keepsFiles {
 		keep = &cm.c.dirs
 		if lk, ok, err := s.lockKept(ctx, keep); ok || err != nil {
 			return lk, err

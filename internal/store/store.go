@@ -308,7 +308,7 @@ func (s *Store) updateLocked(ctx context.Context, lk fileLock, fn func(tx *Tx) e
 	dir := lk.dir
 	tx := &Tx{writable: true, store: s, dir: dir, kd: lk.kept}
 	cm := committerOf(ctx)
-	if cm != nil {
+	if cm != nil && keepsFiles {
 		tx.kept = &cm.c.kept
 		defer tx.putBack()
 	}
