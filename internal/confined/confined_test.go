@@ -423,3 +423,116 @@ func TestEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFile: a name is the file held open while nothing replaced it,
+// moved it, put a link in its place or changed its size.
+func TestSameFile(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		want   bool
+	}{
+		{"unchanged", func(*testing.T, string) {}, true},
+		{"written in place", func(t *testing.T, dir string) {
+			f, err := os.OpenFile(filepath.Join(dir, "log"), os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.WriteAt([]byte("OLD"), 0); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"grown", func(t *testing.T, dir string) { mustWrite(t, filepath.Join(dir, "log"), "a longer line\n") }, false},
+		{"replaced", func(t *testing.T, dir string) {
+			mustWrite(t, filepath.Join(dir, "new"), "old line\n")
+			if err := os.Rename(filepath.Join(dir, "new"), filepath.Join(dir, "log")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"removed", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, "log")); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+		{"a link to it in its place", func(t *testing.T, dir string) {
+			if err := os.Rename(filepath.Join(dir, "log"), filepath.Join(dir, "moved")); err != nil {
+				t.Fatal(err)
+			}
+			mustSymlink(t, "moved", filepath.Join(dir, "log"))
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, outside := tree(t)
+			d, err := OpenDir(base, ".atreides")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			f, err := d.OpenFile("log", os.O_RDONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			fi, err := f.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.change(t, filepath.Join(base, ".atreides"))
+			if got := d.SameFile("log", fi); got != tt.want {
+				t.Errorf("SameFile = %v, want %v", got, tt.want)
+			}
+			unchanged(t, outside)
+		})
+	}
+}
+
+// TestSameDir: a name is the directory held open while nothing replaced
+// it or put a link in its place.
+func TestSameDir(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, dir string)
+		want   bool
+	}{
+		{"unchanged", func(*testing.T, string) {}, true},
+		{"a file added", func(t *testing.T, dir string) { mustWrite(t, filepath.Join(dir, "sub", "g"), "g\n") }, true},
+		{"made again", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(filepath.Join(dir, "sub")); err != nil {
+				t.Fatal(err)
+			}
+			mustMkdir(t, filepath.Join(dir, "sub"))
+		}, false},
+		{"a link to it in its place", func(t *testing.T, dir string) {
+			if err := os.Rename(filepath.Join(dir, "sub"), filepath.Join(dir, "moved")); err != nil {
+				t.Fatal(err)
+			}
+			mustSymlink(t, "moved", filepath.Join(dir, "sub"))
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, outside := tree(t)
+			d, err := OpenDir(base, ".atreides")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			sub, err := d.Sub("sub", false, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sub.Close()
+			fi, err := sub.Stat()
+			if err != nil || !fi.IsDir() {
+				t.Fatalf("Stat: %v, %v", fi, err)
+			}
+			tt.change(t, filepath.Join(base, ".atreides"))
+			if got := d.SameFile("sub", fi); got != tt.want {
+				t.Errorf("SameFile = %v, want %v", got, tt.want)
+			}
+			unchanged(t, outside)
+		})
+	}
+}

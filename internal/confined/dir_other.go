@@ -52,6 +52,27 @@ func walk(base, rel string, create bool, perm fs.FileMode) (*Dir, error) {
 	return &Dir{path: path}, nil
 }
 
+// SameFile reports whether name in d is, without following a link, the
+// file fi describes (a stat of a file or directory this process holds
+// open), and, for a regular file, of the same size. Any error is false.
+func (d *Dir) SameFile(name string, fi fs.FileInfo) bool {
+	if checkName(name) != nil {
+		return false
+	}
+	now, err := os.Lstat(d.Path(name))
+	if err != nil || !os.SameFile(now, fi) {
+		return false
+	}
+	if fi.IsDir() {
+		return now.IsDir()
+	}
+	return now.Mode().IsRegular() && now.Size() == fi.Size()
+}
+
+// Stat describes the directory d stands for. Without a descriptor it is
+// what its path leads to now.
+func (d *Dir) Stat() (fs.FileInfo, error) { return os.Lstat(d.path) }
+
 // OpenRead opens the regular file name in d for reading at offsets, and
 // returns its size.
 func (d *Dir) OpenRead(name string) (ReaderAt, int64, error) {

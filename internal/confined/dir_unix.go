@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -145,6 +146,39 @@ func (d *Dir) openFd(name string, flag int, perm fs.FileMode) (int, int64, error
 		return -1, 0, &RefusedError{Path: path, What: what}
 	}
 	return fd, st.Size, nil
+}
+
+// SameFile reports whether name in d is, without following a link, the
+// file fi describes (a stat of a file or directory this process holds
+// open), and, for a regular file, of the same size: for a process that
+// keeps a file open between uses and must know the name still leads to
+// it. Any error is false.
+func (d *Dir) SameFile(name string, fi fs.FileInfo) bool {
+	held, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || checkName(name) != nil {
+		return false
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return false
+	}
+	same := uint64(st.Dev) == uint64(held.Dev) && uint64(st.Ino) == uint64(held.Ino)
+	if fi.IsDir() {
+		return same && modeOf(uint32(st.Mode)).IsDir()
+	}
+	return same && modeOf(uint32(st.Mode)).IsRegular() && st.Size == fi.Size()
+}
+
+// Stat describes the directory d holds open (not what its path leads to
+// now), for [Dir.SameFile] and [os.SameFile].
+func (d *Dir) Stat() (fs.FileInfo, error) {
+	fd, err := unix.Dup(d.fd)
+	if err != nil {
+		return nil, &fs.PathError{Op: "dup", Path: d.path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), d.path)
+	defer f.Close()
+	return f.Stat()
 }
 
 // OpenRead opens the regular file name in d for reading at offsets, and

@@ -42,3 +42,13 @@ func lockHow(exclusive bool) int {
 	}
 	return unix.LOCK_SH
 }
+
+// Unlock lets the lock go, for a holder that keeps the file open.
+func Unlock(f *os.File) error {
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}

@@ -33,3 +33,8 @@ func lockFileEx(f *os.File, exclusive bool, flags uint32) error {
 	ol := new(windows.Overlapped)
 	return windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, ol)
 }
+
+// Unlock lets the lock go, for a holder that keeps the file open.
+func Unlock(f *os.File) error {
+	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, new(windows.Overlapped))
+}

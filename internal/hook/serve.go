@@ -189,7 +189,7 @@ func answerEarly(ctx context.Context, log *project.Log, commits *store.Committer
 		}
 	})
 	done := make(chan struct{})
-	go func() {
+	serve.Go(ctx, func() {
 		defer close(done)
 		defer func() {
 			if p := recover(); p != nil {
@@ -202,7 +202,7 @@ func answerEarly(ctx context.Context, log *project.Log, commits *store.Committer
 				give(outcome{d: d})
 			}
 		})})
-	}()
+	})
 	o := <-first
 	if !serve.After(ctx, done) {
 		<-done

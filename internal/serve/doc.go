@@ -88,8 +88,9 @@
 // server. The server returns when its input ends, after answering every
 // request in flight, and after [Server.Done] (the committer's last
 // sync). It keeps nothing open between requests but the descriptors of
-// record files whose sync is pending: the state store is opened per
-// request by the handler. Streams that are pipes or sockets (a plugin's
+// record files (those whose sync is pending, and those the committer
+// keeps to read them again: store.Committer): the state store is opened
+// per request by the handler. Streams that are pipes or sockets (a plugin's
 // stdin and stdout) are read and written through Go's poller, in
 // non-blocking mode while Serve runs (pollable_unix.go): a thread blocked
 // in a read between two requests made each pay for its wake-up.

@@ -48,6 +48,11 @@ type Committer struct {
 	// tests that hold a sync or fail it.
 	SyncFile func(*os.File) error
 
+	// kept are the record files kept between transactions (kept.go),
+	// dirs the state directories (keptdir.go).
+	kept keptRecords
+	dirs keptDirs
+
 	mu      sync.Mutex
 	files   map[string]*lazyFile
 	next    uint64        // number of the last write registered
@@ -121,18 +126,20 @@ func committerOf(ctx context.Context) *committing {
 	return cm
 }
 
-// write puts slot into the record file f (at path), where at says the
-// current value is, without syncing, and registers the write.
-func (c *Committer) write(path string, f *os.File, slot []byte, at *slotAt) (uint64, error) {
-	fi, err := f.Stat()
-	if err != nil {
-		return 0, err
+// write puts slot into the record file f (at path, described by fi; nil:
+// f is asked), where at says the current value is, without syncing, and
+// registers the write; target is the slot written.
+func (c *Committer) write(path string, f *os.File, fi os.FileInfo, slot []byte, at *slotAt) (n uint64, target int, err error) {
+	if fi == nil {
+		if fi, err = f.Stat(); err != nil {
+			return 0, 0, err
+		}
 	}
 	lf := c.file(path)
 	lf.mu.Lock()
 	defer lf.mu.Unlock()
 	ours := lf.f != nil && os.SameFile(lf.fi, fi)
-	target := 1 - at.slot
+	target = 1 - at.slot
 	switch {
 	case !at.lazy:
 	case ours && lf.synced == at.seq:
@@ -140,19 +147,19 @@ func (c *Committer) write(path string, f *os.File, slot []byte, at *slotAt) (uin
 		target = at.slot // ours and not synced: the other slot is the durable one
 	default:
 		if err := datasync(f); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	if _, err := f.WriteAt(slot, int64(target*at.size)); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if !ours {
 		if err := lf.open(f, fi); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 	}
 	lf.seq = at.seq + 1
-	return c.register(lf), nil
+	return c.register(lf), target, nil
 }
 
 // open keeps a descriptor of f of lf's own, for the sync.
@@ -379,6 +386,8 @@ func (c *Committer) Close() error {
 	} else {
 		c.batch()
 	}
+	c.kept.close()
+	c.dirs.close()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for p, lf := range c.files {

@@ -41,6 +41,14 @@
 // (the page cache keeps what was written), and a machine crash leaves a
 // whole value in every file, the last durable one at worst. Which writes
 // may be answered before their sync is the caller's rule (internal/serve).
+// A Committer also keeps the record files its Updates read and wrote open
+// between them, with the bytes of their current slots (kept.go): a record
+// whose file is still byte for byte what was kept is read without being
+// opened or checksummed again; any other file is read afresh. It keeps
+// the state directory, its lock file (unlocked between Updates) and its
+// record sets open too (keptdir.go), each used again only while its name
+// still leads to it. Not on Windows, where a file held open cannot be
+// renamed over or removed by another process.
 //
 // The store knows nothing of sessions, intents or ledgers; callers encode
 // their own values. A reserved "meta" bucket records the schema version and

@@ -18,3 +18,8 @@ func dupFile(f *os.File) (*os.File, error) {
 	unix.CloseOnExec(fd)
 	return os.NewFile(uintptr(fd), f.Name()), nil
 }
+
+// keepsFiles says that a Committer may keep the state files open between
+// Updates (kept.go, keptdir.go): a file held open here can still be
+// renamed over or removed by another process.
+const keepsFiles = true

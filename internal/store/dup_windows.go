@@ -16,3 +16,9 @@ func dupFile(f *os.File) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(h), f.Name()), nil
 }
+
+// keepsFiles says that a Committer may keep the state files open between
+// Updates (kept.go, keptdir.go): not here, where a file Go holds open
+// (without FILE_SHARE_DELETE) cannot be renamed over or removed, which a
+// hook's rewrite of a record does.
+const keepsFiles = false

@@ -20,9 +20,28 @@ import (
 type fileLock struct {
 	f   *os.File
 	dir *confined.Dir
+	// keep, for an Update with a Committer, is where the handle goes
+	// when the lock is let go (keptdir.go), as path's; kept is the
+	// handle when it was kept already.
+	keep *keptDirs
+	kept *keptDir
+	path string
 }
 
 func (l fileLock) unlock() {
+	if l.keep != nil {
+		l.release()
+		return
+	}
+	l.close()
+}
+
+// close closes the lock file, which lets the lock go, and the directory.
+func (l fileLock) close() {
+	if l.kept != nil {
+		l.kept.close()
+		return
+	}
 	if l.f != nil {
 		_ = l.f.Close()
 	}
@@ -38,22 +57,38 @@ func (l fileLock) unlock() {
 // this one waits for it, the context, or the timeout. If we give up first,
 // that goroutine closes its descriptor once its flock returns, which
 // releases a lock nobody wants any more.
+//
+// An Update with a Committer takes the lock through the handle the
+// Committer keeps, when it has one (keptdir.go).
 func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, error) {
+	var keep *keptDirs
+	if cm := committerOf(ctx); cm != nil && exclusive && keepsFiles {
+		keep = &cm.c.dirs
+		if lk, ok, err := s.lockKept(ctx, keep); ok || err != nil {
+			return lk, err
+		}
+	}
 	f, d, err := s.openLockFile(exclusive, create)
 	if err != nil {
 		return fileLock{}, err
 	}
-	held := fileLock{f, d}
+	return s.lockHeld(ctx, fileLock{f: f, dir: d, keep: keep, path: s.dir}, exclusive)
+}
+
+// lockHeld takes the lock on held's open lock file; on an error it has
+// let held go.
+func (s *Store) lockHeld(ctx context.Context, held fileLock, exclusive bool) (fileLock, error) {
+	f := held.f
 	ok, err := filelock.TryLock(f, exclusive)
 	if err != nil {
-		held.unlock()
+		held.close()
 		return fileLock{}, fmt.Errorf("lock %s: %w", f.Name(), err)
 	}
 	if ok {
 		return held, nil
 	}
 	if err := ctx.Err(); err != nil {
-		held.unlock()
+		held.close()
 		return fileLock{}, fmt.Errorf("lock %s: %w (%w)", f.Name(), ErrLockTimeout, err)
 	}
 
@@ -67,7 +102,7 @@ func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, err
 	select {
 	case err := <-done:
 		if err != nil {
-			held.unlock()
+			held.close()
 			return fileLock{}, fmt.Errorf("lock %s: %w", f.Name(), err)
 		}
 		return held, nil
@@ -78,7 +113,7 @@ func (s *Store) lock(ctx context.Context, exclusive, create bool) (fileLock, err
 	}
 	go func() {
 		<-done
-		held.unlock()
+		held.close()
 	}()
 	return fileLock{}, fmt.Errorf("lock %s: %w (%w)", f.Name(), ErrLockTimeout, why)
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -73,22 +74,49 @@ func (tx *Tx) Record(set, key string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	val, at, err := readRecord(d, name, key)
-	if tx.writable && err == nil {
-		// The lock is held until the write: it can skip reading again,
-		// and skip a write of the same bytes.
-		tx.seen = append(tx.seen, seenRecord{set, key, at, len(val), valueSum(val)})
+	if tx.kept == nil {
+		val, at, err := readRecord(d, name, key)
+		if tx.writable && err == nil {
+			// The lock is held until the write: it can skip reading
+			// again, and skip a write of the same bytes.
+			tx.seen = append(tx.seen, seenRecord{set: set, key: key, at: at, n: len(val), sum: valueSum(val)})
+		}
+		return val, err
+	}
+	val, at, e, err := tx.readKept(d, name, key)
+	if err == nil {
+		tx.seen = append(tx.seen, seenRecord{set: set, key: key, at: at, n: len(val), sum: keptSum(e, val), kept: e})
 	}
 	return val, err
 }
 
 // seenRecord is a record read by a writable transaction: where its value
-// is, and its length and checksum, to know a write of the same bytes.
+// is, and its length and checksum, to know a write of the same bytes;
+// or, read through a kept file, that file, whose value is compared.
 type seenRecord struct {
 	set, key string
 	at       slotAt
 	n        int
 	sum      uint64
+	kept     *keptRecord
+}
+
+// keptSum is the sum of val for a seenRecord: none for one read through
+// the kept file e, whose bytes are compared instead.
+func keptSum(e *keptRecord, val []byte) uint64 {
+	if e != nil {
+		return 0
+	}
+	return valueSum(val)
+}
+
+// same reports that val is the value r read (the bytes when they are
+// kept, else the length and the sum).
+func (r seenRecord) same(val []byte) bool {
+	if r.kept != nil {
+		return bytes.Equal(r.kept.value(), val)
+	}
+	return r.n == len(val) && r.sum == valueSum(val)
 }
 
 // valueSum is the FNV-1a sum of v (fnvAdd). Two values of one length
@@ -134,16 +162,25 @@ func readNewestSlot(d *confined.Dir, name, key string) (val []byte, at slotAt, o
 		return nil, slotAt{}, false
 	}
 	defer f.Close()
+	_, val, _, at, ok = newestSlot(f, size, key)
+	return val, at, ok
+}
+
+// newestSlot reads, from the record file r of size bytes, the slot whose
+// header claims the later write: its bytes s (header, key and value, not
+// the padding), the value v in them, the other slot's header, and where
+// the value is. ok is false for anything but a whole value of key there.
+func newestSlot(r io.ReaderAt, size int64, key string) (s, v []byte, other [recordHeader]byte, at slotAt, ok bool) {
 	if size <= 0 || size > maxRecordFile || size%(2*recordPage) != 0 {
-		return nil, slotAt{}, false
+		return nil, nil, other, slotAt{}, false
 	}
 	half := size / 2
 	var h [2][recordHeader]byte
-	if _, err := f.ReadAt(h[0][:], 0); err != nil {
-		return nil, slotAt{}, false
+	if _, err := r.ReadAt(h[0][:], 0); err != nil {
+		return nil, nil, other, slotAt{}, false
 	}
-	if _, err := f.ReadAt(h[1][:], half); err != nil {
-		return nil, slotAt{}, false
+	if _, err := r.ReadAt(h[1][:], half); err != nil {
+		return nil, nil, other, slotAt{}, false
 	}
 	i := 0
 	if binary.LittleEndian.Uint64(h[1][8:]) > binary.LittleEndian.Uint64(h[0][8:]) {
@@ -151,17 +188,17 @@ func readNewestSlot(d *confined.Dir, name, key string) (val []byte, at slotAt, o
 	}
 	n := recordHeader + int64(binary.LittleEndian.Uint32(h[i][16:])) + int64(binary.LittleEndian.Uint32(h[i][20:]))
 	if n > half {
-		return nil, slotAt{}, false
+		return nil, nil, other, slotAt{}, false
 	}
-	s := make([]byte, n)
-	if _, err := f.ReadAt(s, int64(i)*half); err != nil {
-		return nil, slotAt{}, false
+	s = make([]byte, n)
+	if _, err := r.ReadAt(s, int64(i)*half); err != nil {
+		return nil, nil, other, slotAt{}, false
 	}
 	v, seq, err := parseSlot(s, key)
 	if err != nil {
-		return nil, slotAt{}, false
+		return nil, nil, other, slotAt{}, false
 	}
-	return v, slotAt{int(half), i, seq, s[5]&slotLazy != 0}, true
+	return s, v, h[1-i], slotAt{int(half), i, seq, s[5]&slotLazy != 0}, true
 }
 
 // PutRecord stores a copy of val as key's value in the record set. The
@@ -265,13 +302,25 @@ func (tx *Tx) ForEachRecord(set string, fn func(key string, val []byte, err erro
 // setDir is the directory of a record set, opened (or, with create,
 // made) once per transaction: a hook reads and then writes the same
 // record, and walking to it again costs system calls on every event.
+//
+// With a kept state directory (keptdir.go) the set is its kept one while
+// that is still the set's, and one opened afresh is kept.
 func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
 	if d := tx.sets[set]; d != nil {
 		return d, nil
 	}
-	d, err := tx.store.openSet(tx.dir, set, create)
-	if err != nil {
-		return nil, err
+	var d *confined.Dir
+	if tx.kd != nil {
+		d = tx.kd.set(set)
+	}
+	if d == nil {
+		var err error
+		if d, err = tx.store.openSet(tx.dir, set, create); err != nil {
+			return nil, err
+		}
+		if tx.kd != nil {
+			tx.kd.keepSet(set, d)
+		}
 	}
 	if tx.sets == nil {
 		tx.sets = map[string]*confined.Dir{}
@@ -280,10 +329,13 @@ func (tx *Tx) setDir(set string, create bool) (*confined.Dir, error) {
 	return d, nil
 }
 
-// closeSets closes the record sets' directories the transaction opened.
+// closeSets closes the record sets' directories the transaction opened,
+// but those kept.
 func (tx *Tx) closeSets() {
-	for _, d := range tx.sets {
-		_ = d.Close()
+	for set, d := range tx.sets {
+		if tx.kd == nil || !tx.kd.keeps(set, d) {
+			_ = d.Close()
+		}
 	}
 	tx.sets = nil
 }
@@ -344,6 +396,9 @@ func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 			if cm != nil {
 				cm.c.forget(d.Path(name))
 			}
+			if e := tx.held[d.Path(name)]; e != nil {
+				tx.release(d.Path(name), e)
+			}
 			if err := d.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return w, fmt.Errorf("remove record: %w", err)
 			}
@@ -354,7 +409,7 @@ func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 		}
 		var at *slotAt
 		if i := slices.IndexFunc(seen, func(r seenRecord) bool { return r.set == p.set && r.key == p.key }); i >= 0 {
-			if r := seen[i]; r.at.size > 0 && r.n == len(p.val) && r.sum == valueSum(p.val) && tx.unchanged(p) {
+			if r := seen[i]; r.at.size > 0 && r.same(p.val) && tx.unchanged(p) {
 				continue
 			}
 			at = &seen[i].at
@@ -364,7 +419,14 @@ func (tx *Tx) writeRecords(cm *committing) (w Written, err error) {
 		if cm != nil {
 			rw.c = cm.c
 		}
-		n, err := rw.write()
+		path := d.Path(name)
+		if e := tx.held[path]; e != nil && at != nil {
+			rw.kept = e
+		}
+		n, inPlace, err := rw.write()
+		if rw.kept != nil && (err != nil || !inPlace) {
+			tx.release(path, rw.kept) // replaced, or its bytes not known
+		}
 		if err != nil {
 			return w, fmt.Errorf("write record %s: %w", d.Path(name), err)
 		}
@@ -399,7 +461,8 @@ func (tx *Tx) unchanged(p pendingRecord) bool {
 
 // recordWrite is one record write: val as key's value in the file name
 // of d, whose current value is at (nil: not known, the file is read).
-// With a Committer (c), a write in place is left to it to sync.
+// With a Committer (c), a write in place is left to it to sync, and made
+// through kept, the file kept for it, when the transaction holds it.
 type recordWrite struct {
 	d         *confined.Dir
 	name, key string
@@ -407,6 +470,7 @@ type recordWrite struct {
 	slot      []byte // the slot val is in; nil: made here (encode)
 	at        *slotAt
 	c         *Committer
+	kept      *keptRecord // with at, read in this transaction
 }
 
 // encode is the slot of the write as write seq: the pending record's own
@@ -424,43 +488,67 @@ func (w recordWrite) encode(seq uint64, lazy bool) []byte {
 // fdatasync, or, with a Committer, not synced: n is then the write's
 // number for [Committer.Wait]. A value that does not fit, or a file that
 // does not exist yet, is written whole to a new file renamed into place,
-// always synced (n is 0).
-func (w recordWrite) write() (n uint64, err error) {
+// always synced (n is 0, inPlace false).
+func (w recordWrite) write() (n uint64, inPlace bool, err error) {
 	if w.at != nil && w.at.size == 0 {
-		return 0, w.replace(1)
+		return 0, false, w.replace(1)
 	}
-	f, err := w.d.OpenFile(w.name, os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, w.replace(1)
+	f := w.keptFile()
+	if f == nil {
+		f, err = w.d.OpenFile(w.name, os.O_RDWR, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, false, w.replace(1)
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		defer f.Close()
 	}
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
 	at := w.at
 	if at == nil {
 		if at, err = locate(f, w.key); err != nil {
-			return 0, err
+			return 0, false, err
 		}
 	}
 	slot := w.encode(at.seq+1, w.c != nil)
 	if at.slot < 0 || len(slot) > at.size {
-		return 0, w.replace(at.seq + 1)
+		return 0, false, w.replace(at.seq + 1)
 	}
 	if w.c != nil {
-		return w.c.write(w.d.Path(w.name), f, slot, at)
+		n, target, err := w.c.write(w.d.Path(w.name), f, w.keptStat(), slot, at)
+		if err == nil && w.kept != nil {
+			w.kept.wrote(slot, target, at)
+		}
+		return n, true, err
 	}
 	if at.lazy {
 		// A server wrote it and may not have synced it yet: it must be
 		// on disk before the other slot is in flux.
 		if err := datasync(f); err != nil {
-			return 0, err
+			return 0, true, err
 		}
 	}
 	if _, err := f.WriteAt(slot, int64((1-at.slot)*at.size)); err != nil {
-		return 0, err
+		return 0, true, err
 	}
-	return 0, datasync(f)
+	return 0, true, datasync(f)
+}
+
+// keptFile is the descriptor of the kept file the write goes through; nil:
+// none, the file is opened.
+func (w recordWrite) keptFile() *os.File {
+	if w.kept == nil {
+		return nil
+	}
+	return w.kept.f
+}
+
+// keptStat describes the kept file the write goes through; nil: none.
+func (w recordWrite) keptStat() os.FileInfo {
+	if w.kept == nil {
+		return nil
+	}
+	return w.kept.fi
 }
 
 // replace writes the value as write seq to a new file, synced.

@@ -140,7 +140,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	defer lk.unlock()
 
-	err = s.updateLocked(ctx, lk.dir, fn)
+	err = s.updateLocked(ctx, lk, fn)
 	var c *corruption
 	if !errors.As(err, &c) {
 		return err
@@ -150,7 +150,7 @@ func (s *Store) Update(ctx context.Context, fn func(tx *Tx) error) (err error) {
 	}
 	// One more try on a fresh file. If even that is "corrupt", something
 	// other than the file is wrong; stop instead of looping.
-	err = s.updateLocked(ctx, lk.dir, fn)
+	err = s.updateLocked(ctx, lk, fn)
 	if errors.As(err, &c) {
 		return fmt.Errorf("update state %s after starting fresh: %w: %v", s.Path(), ErrCorrupt, c.cause)
 	}
@@ -304,9 +304,14 @@ func (s *Store) recoverForView(ctx context.Context, c *corruption) error {
 // The database is opened when fn first touches a bucket: an Update that
 // only reads and writes records (a hook's, most of the time) never opens
 // it, which saves its open, map and transaction.
-func (s *Store) updateLocked(ctx context.Context, dir *confined.Dir, fn func(tx *Tx) error) error {
-	tx := &Tx{writable: true, store: s, dir: dir}
+func (s *Store) updateLocked(ctx context.Context, lk fileLock, fn func(tx *Tx) error) error {
+	dir := lk.dir
+	tx := &Tx{writable: true, store: s, dir: dir, kd: lk.kept}
 	cm := committerOf(ctx)
+	if cm != nil && keepsFiles {
+		tx.kept = &cm.c.kept
+		defer tx.putBack()
+	}
 	var db *bolt.DB
 	var created, migrated, wasEmpty bool
 	tx.begin = func() *bolt.Tx {

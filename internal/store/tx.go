@@ -36,6 +36,13 @@ type Tx struct {
 	// again (nil: a transaction without the lock, which walks it).
 	dir    *confined.Dir
 	remote RemoteTx // a remote store's transaction; nil: the embedded one's
+	// kept are the record files a Committer keeps (kept.go), for an
+	// Update with one; held are those this transaction took, by path.
+	kept *keptRecords
+	held map[string]*keptRecord
+	// kd is the state directory's handle the Committer keeps, whose
+	// record sets the transaction uses (keptdir.go); nil: none.
+	kd *keptDir
 }
 
 // Writable reports whether the transaction may write: it runs inside
