@@ -307,20 +307,81 @@ func FuzzLine(f *testing.F) {
 }
 
 func TestRefusesALink(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep=%v", keep), func(t *testing.T) {
+			root, outside := t.TempDir(), confinedtest.Outside(t)
+			dir := filepath.Join(root, ".atreides")
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, filepath.Join(dir, auditName+rotatedSuffix)); err != nil {
+				t.Fatal(err)
+			}
+			tr := newTrail(dir, nil, keep)
+			if err := tr.Append(rec(time.Now(), "a", "deny", "r")); !errors.Is(err, confined.ErrRefused) {
+				t.Fatalf("Append = %v, want a refusal", err)
+			}
+			if _, err := tr.Read(Filter{}, func([]byte) error { return nil }); !errors.Is(err, confined.ErrRefused) {
+				t.Fatalf("Read = %v, want a refusal", err)
+			}
+			if b, _ := os.ReadFile(outside); string(b) != confinedtest.UserText {
+				t.Fatalf("the outside file was written: %q", b)
+			}
+		})
+	}
+}
+
+// newTrail is New, kept open between appends when keep is set.
+func newTrail(dir string, maxBytes func() int64, keep bool) *Trail {
+	tr := New(dir, maxBytes)
+	if keep {
+		tr.Keep()
+	}
+	return tr
+}
+
+// A kept trail writes where its name leads at each append: after another
+// process rotated the file, after the file was removed, and never through
+// a link put in its place; while nothing changed it writes through the
+// file it opened.
+func TestKeptFollowsTheName(t *testing.T) {
 	root, outside := t.TempDir(), confinedtest.Outside(t)
 	dir := filepath.Join(root, ".atreides")
-	if err := os.Mkdir(dir, 0o755); err != nil {
+	tr := New(dir, nil).Keep()
+	other := New(dir, nil) // another process's
+	current := filepath.Join(dir, auditName+rotatedSuffix)
+	appendAll(t, tr, rec(time.Now(), "a", "deny", "r"))
+	held := tr.kept
+	appendAll(t, tr, rec(time.Now(), "b", "deny", "r"))
+	if tr.kept != held {
+		t.Fatal("the trail opened its file again although nothing changed")
+	}
+	rotateForTest(t, other)
+	appendAll(t, tr, rec(time.Now(), "c", "deny", "r"))
+	if segs := segmentsOf(t, dir); len(segs) != 1 {
+		t.Fatalf("segments %v, want the one rotated", segs)
+	}
+	if got, _ := readAll(t, tr, Filter{}); sessions(got) != "a,b,c" {
+		t.Fatalf("trail holds %q, want a,b,c", sessions(got))
+	}
+	if b, _ := os.ReadFile(current); !strings.Contains(string(b), `"c"`) || strings.Contains(string(b), `"b"`) {
+		t.Fatalf("after the rotation the current file holds %q, want c alone", b)
+	}
+	if err := os.Remove(current); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(outside, filepath.Join(dir, auditName+rotatedSuffix)); err != nil {
+	appendAll(t, tr, rec(time.Now(), "d", "deny", "r"))
+	if b, _ := os.ReadFile(current); !strings.Contains(string(b), `"d"`) {
+		t.Fatalf("after its removal the current file holds %q, want d", b)
+	}
+	if err := os.Remove(current); err != nil {
 		t.Fatal(err)
 	}
-	tr := New(dir, nil)
-	if err := tr.Append(rec(time.Now(), "a", "deny", "r")); !errors.Is(err, confined.ErrRefused) {
-		t.Fatalf("Append = %v, want a refusal", err)
+	if err := os.Symlink(outside, current); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := tr.Read(Filter{}, func([]byte) error { return nil }); !errors.Is(err, confined.ErrRefused) {
-		t.Fatalf("Read = %v, want a refusal", err)
+	if err := tr.Append(rec(time.Now(), "e", "deny", "r")); !errors.Is(err, confined.ErrRefused) {
+		t.Fatalf("Append through a link = %v, want a refusal", err)
 	}
 	if b, _ := os.ReadFile(outside); string(b) != confinedtest.UserText {
 		t.Fatalf("the outside file was written: %q", b)
@@ -345,57 +406,69 @@ func segmentsOf(t *testing.T, dir string) []string {
 // Rotation keeps at most Segments files, about the configured size in
 // all, and what it keeps are the newest records, in order, none twice.
 func TestRotationKeepsTheNewest(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), ".atreides")
-	const limit = 5 * checkEvery // a segment is one check stride
-	tr := New(dir, func() int64 { return limit })
-	now := time.Now()
-	const n = 3000 // about 7 times the limit
-	for i := range n {
-		appendAll(t, tr, rec(now, fmt.Sprint(i), "deny", "r"))
-	}
-	if segs := segmentsOf(t, dir); len(segs) != Segments-1 {
-		t.Fatalf("rotated segments %v, want %d", segs, Segments-1)
-	}
-	got, _ := readAll(t, tr, Filter{})
-	var size int64
-	for _, n := range append(segmentsOf(t, dir), auditName+rotatedSuffix) {
-		fi, err := os.Stat(filepath.Join(dir, n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		size += fi.Size()
-		if fi.Mode().Perm()&0o077 != 0 {
-			t.Errorf("%s: mode %v: the trail (commands, the prompts' first words) is readable by others", n, fi.Mode().Perm())
-		}
-	}
-	if size > limit+Segments*checkEvery || size < limit*(Segments-2)/Segments {
-		t.Errorf("trail holds %d bytes for a limit of %d", size, limit)
-	}
-	if len(got) == 0 || got[len(got)-1].Session != fmt.Sprint(n-1) {
-		t.Fatalf("the newest record is missing")
-	}
-	first := n - len(got)
-	for i, r := range got {
-		if r.Session != fmt.Sprint(first+i) {
-			t.Fatalf("record %d is %s, want %d: the trail kept a contiguous run of the newest", i, r.Session, first+i)
-		}
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep=%v", keep), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), ".atreides")
+			const limit = 5 * checkEvery // a segment is one check stride
+			tr := newTrail(dir, func() int64 { return limit }, keep)
+			now := time.Now()
+			const n = 3000 // about 7 times the limit
+			for i := range n {
+				appendAll(t, tr, rec(now, fmt.Sprint(i), "deny", "r"))
+			}
+			if segs := segmentsOf(t, dir); len(segs) != Segments-1 {
+				t.Fatalf("rotated segments %v, want %d", segs, Segments-1)
+			}
+			got, _ := readAll(t, tr, Filter{})
+			var size int64
+			for _, n := range append(segmentsOf(t, dir), auditName+rotatedSuffix) {
+				fi, err := os.Stat(filepath.Join(dir, n))
+				if err != nil {
+					t.Fatal(err)
+				}
+				size += fi.Size()
+				if fi.Mode().Perm()&0o077 != 0 {
+					t.Errorf("%s: mode %v: the trail (commands, the prompts' first words) is readable by others", n, fi.Mode().Perm())
+				}
+			}
+			if size > limit+Segments*checkEvery || size < limit*(Segments-2)/Segments {
+				t.Errorf("trail holds %d bytes for a limit of %d", size, limit)
+			}
+			if len(got) == 0 || got[len(got)-1].Session != fmt.Sprint(n-1) {
+				t.Fatalf("the newest record is missing")
+			}
+			first := n - len(got)
+			for i, r := range got {
+				if r.Session != fmt.Sprint(first+i) {
+					t.Fatalf("record %d is %s, want %d: the trail kept a contiguous run of the newest", i, r.Session, first+i)
+				}
+			}
+		})
 	}
 }
 
-// Concurrent writers rotating the same trail lose nothing but what the
-// limit drops, and duplicate nothing: each writer's records that remain
+// Concurrent writers rotating the same trail (some through one kept
+// file) lose nothing but what the limit drops, and duplicate nothing: each writer's records that remain
 // are a contiguous run of its newest (none, for a writer that finished
 // long before the others).
 func TestConcurrentRotation(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".atreides")
-	tr := New(dir, func() int64 { return 5 * checkEvery })
+	limit := func() int64 { return 5 * checkEvery }
+	tr := New(dir, limit)
+	// Half the writers share a server's trail, which keeps its file open;
+	// the others are processes of their own.
+	kept := New(dir, limit).Keep()
 	const writers, each = 4, 1500
 	var wg sync.WaitGroup
 	for w := range writers {
+		wt := New(dir, limit)
+		if w%2 == 0 {
+			wt = kept
+		}
 		wg.Go(func() {
 			for i := range each {
 				r := rec(time.Now(), fmt.Sprintf("%d-%d", w, i), "deny", "r")
-				if err := tr.Append(r); err != nil {
+				if err := wt.Append(r); err != nil {
 					t.Error(err)
 					return
 				}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/confined"
@@ -42,6 +43,28 @@ type Trail struct {
 	// or less: no rotation). It is called at most once per checkEvery
 	// bytes written, so it may load the configuration.
 	MaxBytes func() int64
+
+	// keep is set by [Trail.Keep]; mu guards kept, the current file held
+	// open between appends, and keptInfo, its stat when it was opened.
+	keep     bool
+	mu       sync.Mutex
+	kept     *os.File
+	keptInfo fs.FileInfo
+}
+
+// Keep makes t keep its current file open between appends, and returns
+// t. A server appends to the same file on every event, and opening it
+// through the confined walk each time costs more than the write. Before
+// each append one lstat checks that the name still leads to the kept
+// file: one rotated by another process, removed or replaced is let go and
+// the name opened afresh, as without Keep, so a line never goes to a file
+// the trail's name no longer leads to. The file is closed after a
+// rotation, or by the runtime once t is unreachable (a server forgets a
+// project's settings while a request may still be appending through
+// them, so they are never closed under it).
+func (t *Trail) Keep() *Trail {
+	t.keep = true
+	return t
 }
 
 // New returns the trail kept in a project's state directory.
@@ -66,30 +89,83 @@ func (t *Trail) Append(r *Record) error { return t.AppendLine(r.line()) }
 // AppendLine is Append for a line made elsewhere: one JSON object ending
 // in a newline, written with one write.
 func (t *Trail) AppendLine(line []byte) error {
+	if t.keep {
+		return t.appendKept(line)
+	}
 	f, err := t.openAppend()
 	if err != nil {
 		return fmt.Errorf("open %s: %w", t.currentName, err)
 	}
 	defer f.Close()
+	_, err = t.appendTo(f, line)
+	return err
+}
+
+// appendKept is AppendLine through the kept file.
+func (t *Trail) appendKept(line []byte) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.kept != nil && !t.stillCurrent() {
+		t.letGo()
+	}
+	if t.kept == nil {
+		f, err := t.openAppend()
+		if err != nil {
+			return fmt.Errorf("open %s: %w", t.currentName, err)
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			_ = f.Close()
+			return fmt.Errorf("stat %s: %w", f.Name(), err)
+		}
+		t.kept, t.keptInfo = f, fi
+	}
+	rotated, err := t.appendTo(t.kept, line)
+	if rotated || err != nil {
+		// A rotated file is no longer the current one (and holds the
+		// rotation's lock); after a failure the next append opens afresh.
+		t.letGo()
+	}
+	return err
+}
+
+// stillCurrent reports whether the trail's name leads to the kept file;
+// t.mu held. A name that leads to it through a link leads to the file
+// opened safely before, so writing to it writes nowhere new.
+func (t *Trail) stillCurrent() bool {
+	fi, err := os.Lstat(t.Path())
+	return err == nil && os.SameFile(fi, t.keptInfo)
+}
+
+// letGo closes the kept file; t.mu held.
+func (t *Trail) letGo() {
+	_ = t.kept.Close()
+	t.kept, t.keptInfo = nil, nil
+}
+
+// appendTo writes line to f, the current file opened for appending, then
+// rotates the trail if this write crossed a check boundary of a full
+// segment, reporting whether it did.
+func (t *Trail) appendTo(f *os.File, line []byte) (rotated bool, err error) {
 	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("write %s: %w", f.Name(), err)
+		return false, fmt.Errorf("write %s: %w", f.Name(), err)
 	}
 	// With O_APPEND the offset after the write is the end of this record,
 	// whatever other processes appended meanwhile.
 	end, err := f.Seek(0, io.SeekCurrent)
 	if err != nil || (end-int64(len(line)))/checkEvery == end/checkEvery {
-		return nil
+		return false, nil
 	}
 	if t.MaxBytes == nil {
-		return nil
+		return false, nil
 	}
 	if limit := t.MaxBytes(); limit <= 0 || end < limit/Segments {
-		return nil
+		return false, nil
 	}
 	if err := t.rotate(f); err != nil {
-		return fmt.Errorf("rotate %s: %w", t.currentName, err)
+		return true, fmt.Errorf("rotate %s: %w", t.currentName, err)
 	}
-	return nil
+	return true, nil
 }
 
 // trailPerm is a new trail file's mode: the user's alone, as the trail

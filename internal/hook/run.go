@@ -213,7 +213,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		queueEvent(root, ev, d, loader.EventID, from != nil, line, err, log)
 	}
 	run.stateSettled()
-	appendAudit(root, s, log, line)
+	appendAudit(s, log, line)
 	spoolSpan(root, s, log, ev, d, start, took)
 	if ev.Starts() {
 		// For `atreides ui --all`; a file read on a session start, a
@@ -248,17 +248,17 @@ func exportAtEnd(root string, s *Settings, log *project.Log, ev *event.Event) {
 // atreides's own error, for the project log; the host hears nothing of it.
 func recordDecision(root string, s *Settings, log *project.Log, ev *event.Event, d *event.Decision, took time.Duration) {
 	if audit.Wanted(ev, d) {
-		appendAudit(root, s, log, audit.Line(ev, d, took, audit.Origin{}))
+		appendAudit(s, log, audit.Line(ev, d, took, audit.Origin{}))
 	}
 }
 
 // appendAudit appends a line of the audit trail (nil: none) to the
 // project's file, this machine's own record, in a team's project too.
-func appendAudit(root string, s *Settings, log *project.Log, line []byte) {
+func appendAudit(s *Settings, log *project.Log, line []byte) {
 	if line == nil {
 		return
 	}
-	if err := audit.New(project.StateDir(root), s.auditMaxBytes).AppendLine(line); err != nil {
+	if err := s.auditTrail().AppendLine(line); err != nil {
 		log.Logf("audit trail: %v", err)
 	}
 }

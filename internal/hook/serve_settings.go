@@ -3,6 +3,7 @@ package hook
 import (
 	"sync"
 
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/config"
 	"github.com/atreides-dev/atreides/internal/policy"
 	"github.com/atreides-dev/atreides/internal/project"
@@ -66,6 +67,7 @@ func (r *servedRoots) get(root string) (*Settings, *project.Log) {
 		s := r.proc.settings(root)
 		s.hosts = r.hosts
 		s.eventHandlers = servedHandlers(s)
+		s.trail = audit.New(project.StateDir(root), s.auditMaxBytes).Keep()
 		p = &servedRoot{s: s, stamp: stamp, log: log}
 		r.roots[root] = p
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/agents"
+	"github.com/atreides-dev/atreides/internal/audit"
 	"github.com/atreides-dev/atreides/internal/background"
 	"github.com/atreides-dev/atreides/internal/comments"
 	"github.com/atreides-dev/atreides/internal/config"
@@ -56,6 +57,17 @@ type Settings struct {
 	// eventHandlers, when set, gives the handler list in place of
 	// building it for every event: a server's (servedHandlers).
 	eventHandlers func() []engine.Handler
+	// trail, when set, is the audit trail appended to: a server's, which
+	// keeps its file open ([audit.Trail.Keep]); nil: opened per append.
+	trail *audit.Trail
+}
+
+// auditTrail is the project's audit trail.
+func (s *Settings) auditTrail() *audit.Trail {
+	if s.trail != nil {
+		return s.trail
+	}
+	return audit.New(project.StateDir(s.root), s.auditMaxBytes)
 }
 
 // handlerList is the handlers of the project that builds accepts (see
