@@ -62,7 +62,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if verb, ok := companionVerb(c.Name); ok {
 		return hCompanion(a, c, verb, env, sc, depth, in)
 	}
-	if h, ok := handlers.get()[c.Name]; ok {
+	if h, ok := handlerOf(c.Name); ok {
 		return h(a, c, env, sc, depth, in)
 	}
 	if shell.IsInterpreter(c.Name) {
@@ -121,7 +121,7 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.S
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers.get()[name]; ok || shell.IsInterpreter(name) || p.hasRules(name) {
+	if _, ok := handlerOf(name); ok || shell.IsInterpreter(name) || p.hasRules(name) {
 		return true
 	}
 	return dataPrograms.get()[name]
@@ -129,7 +129,7 @@ func knownProgram(p *Policy, name string) bool {
 
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
-	_, carrier := handlers.get()[name]
+	_, carrier := handlerOf(name)
 	return p.hasRules(name) || carrier && !oneOf(name, "cd|alias") || name == "git"
 }
 
@@ -245,9 +245,22 @@ func (a *analyzer) applyRules(c *Cmd) {
 
 type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed
 
-// handlers are the programs the analysis follows into (wrappers,
-// shells, carriers of other commands). Built on first use.
+// handlers are the programs the analysis follows into (shells, carriers
+// of other commands) beside the wrappers shell.Unwrap reads. Built on
+// first use.
 var handlers handlerTable
+
+// handlerOf is the handler of the program name: its own, else hUnwrap
+// for a wrapper (shell's static table, which the map does not copy).
+func handlerOf(name string) (handler, bool) {
+	if h, ok := handlers.get()[name]; ok {
+		return h, true
+	}
+	if shell.IsWrapper(name) {
+		return hUnwrap, true
+	}
+	return nil, false
+}
 
 // handlerTable calls buildHandlers itself rather than holding it in a
 // field of the declaration (lazy[T]): the handlers look programs up in
@@ -268,11 +281,7 @@ func (t *handlerTable) get() map[string]handler {
 // it from empty, and copying a map literal into it, was most of the cost
 // of the first command a hook checks.
 func buildHandlers() map[string]handler {
-	wrappers := shell.Wrappers()
-	h := make(map[string]handler, len(wrappers)+64)
-	for _, name := range wrappers {
-		h[name] = hUnwrap
-	}
+	h := make(map[string]handler, 64)
 	for _, n := range [...]namedHandler{
 		{"sudo", hSudo}, {"doas", hSudo}, {"run0", hSudo}, {"pkexec", hSudo},
 		{"env", hEnv}, {"command", hCommand}, {"taskset", hTaskset}, {"unbuffer", hUnbuffer},

@@ -33,6 +33,9 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 	for n := range handlers.get() {
 		add(n)
 	}
+	for _, n := range shell.Wrappers() {
+		add(n)
+	}
 	for b := range batchesOf(allBatches) {
 		for _, r := range b.rules {
 			for _, n := range r.Names {

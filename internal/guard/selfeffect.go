@@ -758,7 +758,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 	if knownWriter(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
-	if _, ok := handlers.get()[name]; ok {
+	if _, ok := handlerOf(name); ok {
 		return true
 	}
 	if dataPrograms.get()[name] || metadataOnly.get()[name] || isShell(name) {
