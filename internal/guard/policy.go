@@ -74,8 +74,24 @@ type Request struct {
 	// then judged parse.too-complex, so a slow input costs at most this.
 	Deadline time.Time
 
+	// Hosts, when set, fills HostSettings and Plugins the first time the
+	// guard reads them (hostFiles): most commands write no file, and
+	// listing every host's files up front was a tenth of the guard's
+	// work in a hook.
+	Hosts     func(r *Request)
+	hostsRead bool
+
 	own   *ownPaths // built from the fields above on the first write judged
 	hints []string  // mentionHints, built on the first text searched
+}
+
+// hostFiles are HostSettings and Plugins, filled by Hosts on first use.
+func (req *Request) hostFiles() (settings, plugins []string) {
+	if req.Hosts != nil && !req.hostsRead {
+		req.hostsRead = true
+		req.Hosts(req)
+	}
+	return req.HostSettings, req.Plugins
 }
 
 // Result is the decision with enough context for the agent to adapt.

@@ -387,13 +387,14 @@ func (req *Request) ownFiles() *ownPaths {
 		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
 		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), MCPBinary))...)
 	}
-	for _, d := range r.Plugins {
+	hostSettings, plugins := r.hostFiles()
+	for _, d := range plugins {
 		if path.IsAbs(d) {
 			o.plugins = append(o.plugins, forms(d)...)
 		}
 	}
 	bases := append(rawRoots, path.Clean(r.Home))
-	for _, h := range r.HostSettings {
+	for _, h := range hostSettings {
 		if path.IsAbs(h) {
 			o.addHostSettings(r, h, bases)
 		}

@@ -216,6 +216,40 @@ func TestSelfHostSettings(t *testing.T) {
 	}, nil)
 }
 
+// TestHostsOnFirstUse: a request whose host lists are filled by Hosts
+// judges as one that carries them, and lists them only for a command
+// that writes (the hook's hosts list dozens of paths per host).
+func TestHostsOnFirstUse(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		want   Verdict
+		rule   string
+		listed bool
+	}{
+		{`echo '{}' > .claude/settings.json`, Ask, "self.host-settings", true},
+		{`echo '{}' > ~/.codex/hooks.json`, Ask, "self.host-settings", true},
+		{`echo x > .opencode/plugins/a.ts`, Ask, "self.host-settings", true},
+		{`echo x > notes.md`, Allow, "", true},
+		{`go test ./... -run 'TestHook' -count=1 2>&1 | tail -50`, Allow, "", false},
+		{`git status && ls -la`, Allow, "", false},
+	} {
+		calls := 0
+		req := selfReq("shell", tc.cmd)
+		req.HostSettings = nil
+		req.Hosts = func(r *Request) {
+			calls++
+			r.HostSettings = testHostSettings
+		}
+		got := DefaultPolicy().Check(req)
+		if got.Verdict != tc.want || got.Rule != tc.rule {
+			t.Errorf("%s: got %s %s (%s), want %s %s", tc.cmd, got.Verdict, got.Rule, got.Reason, tc.want, tc.rule)
+		}
+		if listed := calls > 0; listed != tc.listed || calls > 1 {
+			t.Errorf("%s: the hosts were listed %d times, want listed: %v", tc.cmd, calls, tc.listed)
+		}
+	}
+}
+
 // TestSelfHostSettingsAnyDir: a host's settings file is protected
 // whatever directory it lies in, also where a program's code names it
 // (the texts searched for are derived from the files handed to the
