@@ -124,7 +124,7 @@ func knownProgram(p *Policy, name string) bool {
 	if _, ok := handlerOf(name); ok || shell.IsInterpreter(name) || p.hasRules(name) {
 		return true
 	}
-	return dataPrograms.get()[name]
+	return dataProgram(name)
 }
 
 // commandLike: the word names a command with built-in rules or a carrier.
@@ -133,28 +133,28 @@ func commandLike(p *Policy, name string) bool {
 	return p.hasRules(name) || carrier && !oneOf(name, "cd|alias") || name == "git"
 }
 
-// dataPrograms read, print or look up their arguments; a command line
-// among them is text.
-var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
-	return map[string]bool{
-		"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
-		"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
-		"apropos": true, "whereis": true, "hash": true, "complete": true, "compgen": true, "history": true,
-		"fc": true, "git": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true,
-		"jq": true, "yq": true, "sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "column": true,
-		"printenv": true, "test": true, "[": true, "expr": true, "let": true, "read": true, "export": true,
-		"local": true, "declare": true, "readonly": true, "unset": true, "set": true, "shift": true,
-		"logger": true, "notify-send": true, "say": true, "banner": true, "figlet": true, "cowsay": true,
-		"shellcheck": true, "shfmt": true, "explainshell": true, "base64": true, "xxd": true, "od": true,
-		"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
-		"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
-		"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
-		// Lookups: their arguments are names to look up (getent passwd
-		// dev is a database and a key, not the passwd program).
-		"getent": true, "id": true, "groups": true, "finger": true, "pinky": true, "whois": true,
-		"dig": true, "host": true, "nslookup": true, "file": true, "stat": true,
-	}
-}}
+// dataProgramNames read, print or look up their arguments; a command
+// line among them is text. Lookups count (getent passwd dev is a
+// database and a key, not the passwd program). Sorted (dataProgram
+// searches them; TestNameTablesSorted holds the order).
+var dataProgramNames = [...]string{
+	":", "[", "ag", "apropos", "autoload", "banner", "base64", "bind", "bindkey", "cat",
+	"column", "compdef", "compgen", "complete", "cowsay", "cut", "declare", "dig", "echo", "egrep",
+	"exit", "explainshell", "export", "expr", "false", "fc", "fgrep", "figlet", "file", "finger",
+	"fuser", "getent", "git", "grep", "groups", "hash", "head", "help", "history", "host",
+	"id", "info", "jq", "kill", "less", "let", "local", "logger", "lsof", "man",
+	"more", "notify-send", "nslookup", "od", "pgrep", "pinky", "pkill", "printenv", "printf", "ps",
+	"read", "readonly", "return", "rg", "say", "sed", "set", "setopt", "shellcheck", "shfmt",
+	"shift", "sort", "stat", "tail", "tee", "test", "tldr", "tr", "true", "type",
+	"uniq", "unset", "unsetopt", "wait", "wc", "whatis", "whereis", "which", "whois", "xxd",
+	"yq", "zle",
+}
+
+// dataProgram reports whether name is one of dataProgramNames.
+func dataProgram(name string) bool {
+	_, ok := slices.BinarySearch(dataProgramNames[:], name)
+	return ok
+}
 
 // dynamicProgram handles a command whose program name is not static.
 func (a *analyzer) dynamicProgram(args []shell.Word, sc *shell.Scope) shell.Feed {

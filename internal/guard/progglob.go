@@ -46,7 +46,7 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 	for n := range shell.Interpreters() {
 		add(n)
 	}
-	for n := range dataPrograms.get() {
+	for _, n := range dataProgramNames {
 		add(n)
 	}
 	for _, n := range everydayPrograms {

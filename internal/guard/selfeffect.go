@@ -763,7 +763,7 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 	if _, ok := handlerOf(name); ok {
 		return true
 	}
-	if dataPrograms.get()[name] || metadataOnly.get()[name] || isShell(name) {
+	if dataProgram(name) || metadataOnly(name) || isShell(name) {
 		return true
 	}
 	_, reader := shell.Reader(name)
