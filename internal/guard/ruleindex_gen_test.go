@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -173,8 +174,28 @@ func generateRuleIndex() ([]byte, error) {
 		}
 		fmt.Fprintf(&w, "\"},\n")
 	}
+	fmt.Fprintf(&w, "}\n\n")
+	fmt.Fprintf(&w, "// previewIndex are, by tool name (sorted), the position of its first\n// registration in previewRegs (previewOf).\nvar previewIndex = [...]namedPreview{\n")
+	previews := previewPositions()
+	for _, n := range slices.Sorted(maps.Keys(previews)) {
+		fmt.Fprintf(&w, "\t{%q, %d},\n", n, previews[n])
+	}
 	fmt.Fprintf(&w, "}\n")
 	return format.Source(w.Bytes())
+}
+
+// previewPositions files each tool name under its first registration in
+// previewRegs (oneOf's alternatives: "" only where emptyAlt says).
+func previewPositions() map[string]int {
+	out := map[string]int{}
+	for i, r := range previewRegs {
+		for n := range strings.SplitSeq(r.names, "|") {
+			if _, seen := out[n]; !seen && (n != "" || emptyAlt(r.names)) {
+				out[n] = i
+			}
+		}
+	}
+	return out
 }
 
 // deriverPositions files every deriver registration under each name it
@@ -264,6 +285,28 @@ func TestDeriversIndex(t *testing.T) {
 		}
 		if got := derivers(n); got != string(want) {
 			t.Errorf("derivers(%q) = %x, want %x", n, got, want)
+		}
+	}
+}
+
+// TestPreviewIndex: the index gives every tool name the first
+// registration that lists it (oneOf), as a scan of previewRegs would.
+func TestPreviewIndex(t *testing.T) {
+	names := []string{"", "nonexistent", "kubectl", "a|b"}
+	for _, r := range previewRegs {
+		names = append(names, strings.Split(r.names, "|")...)
+	}
+	for _, n := range names {
+		want := -1
+		for i, r := range previewRegs {
+			if oneOf(n, r.names) {
+				want = i
+				break
+			}
+		}
+		got, ok := previewOf(n)
+		if ok != (want >= 0) || ok && !reflect.DeepEqual(got, previewRegs[want].spec) {
+			t.Errorf("previewOf(%q) = %+v, %v; want registration %d", n, got, ok, want)
 		}
 	}
 }
