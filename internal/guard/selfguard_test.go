@@ -216,36 +216,47 @@ func TestSelfHostSettings(t *testing.T) {
 	}, nil)
 }
 
-// TestHostsOnFirstUse: a request whose host lists are filled by Hosts
-// judges as one that carries them, and lists them only for a command
-// that writes (the hook's hosts list dozens of paths per host).
-func TestHostsOnFirstUse(t *testing.T) {
+// TestOwnPathsOnFirstUse: a request whose host lists are filled by Hosts,
+// and whose binary SelfOf finds, judges as one that carries them. The
+// lists are asked for only for a command that writes (the hook's hosts
+// list dozens of paths per host), the binary only for a command that
+// writes or runs a program the guard does not model (finding it is a
+// system call).
+func TestOwnPathsOnFirstUse(t *testing.T) {
 	for _, tc := range []struct {
-		cmd    string
-		want   Verdict
-		rule   string
-		listed bool
+		cmd           string
+		want          Verdict
+		rule          string
+		listed, found bool
 	}{
-		{`echo '{}' > .claude/settings.json`, Ask, "self.host-settings", true},
-		{`echo '{}' > ~/.codex/hooks.json`, Ask, "self.host-settings", true},
-		{`echo x > .opencode/plugins/a.ts`, Ask, "self.host-settings", true},
-		{`echo x > notes.md`, Allow, "", true},
-		{`go test ./... -run 'TestHook' -count=1 2>&1 | tail -50`, Allow, "", false},
-		{`git status && ls -la`, Allow, "", false},
+		{`echo '{}' > .claude/settings.json`, Ask, "self.host-settings", true, true},
+		{`echo '{}' > ~/.codex/hooks.json`, Ask, "self.host-settings", true, true},
+		{`echo x > .opencode/plugins/a.ts`, Ask, "self.host-settings", true, true},
+		{`cp /tmp/x ~/go/bin/atreides`, Deny, "self.binary-write", true, true},
+		{`echo x > notes.md`, Allow, "", true, true},
+		{`go test ./... -run 'TestHook' -count=1 2>&1 | tail -50`, Allow, "", false, true},
+		{`git status && cat README.md | grep -n x | head -5`, Allow, "", false, false},
 	} {
-		calls := 0
+		hosts, binary := 0, 0
 		req := selfReq("shell", tc.cmd)
-		req.HostSettings = nil
+		req.HostSettings, req.Self = nil, ""
 		req.Hosts = func(r *Request) {
-			calls++
+			hosts++
 			r.HostSettings = testHostSettings
+		}
+		req.SelfOf = func() string {
+			binary++
+			return selfBin
 		}
 		got := DefaultPolicy().Check(req)
 		if got.Verdict != tc.want || got.Rule != tc.rule {
 			t.Errorf("%s: got %s %s (%s), want %s %s", tc.cmd, got.Verdict, got.Rule, got.Reason, tc.want, tc.rule)
 		}
-		if listed := calls > 0; listed != tc.listed || calls > 1 {
-			t.Errorf("%s: the hosts were listed %d times, want listed: %v", tc.cmd, calls, tc.listed)
+		if listed := hosts > 0; listed != tc.listed || hosts > 1 {
+			t.Errorf("%s: the hosts were listed %d times, want listed: %v", tc.cmd, hosts, tc.listed)
+		}
+		if found := binary > 0; found != tc.found || binary > 1 {
+			t.Errorf("%s: the binary was looked for %d times, want looked for: %v", tc.cmd, binary, tc.found)
 		}
 	}
 }
@@ -424,14 +435,21 @@ func TestSelfCommands(t *testing.T) {
 			return p, nil
 		}
 	}
-	runSelfCases(t, DefaultPolicy(), []selfCase{
+	renamedCases := []selfCase{
 		{`agentguard uninstall claude`, Deny, sc},
 		{`sudo agentguard intent add --id x --title x --scope '**'`, Deny, sc},
 		{`./bin/g uninstall claude`, Deny, sc},
 		{`agentguard todo list`, Allow, ""},
 		{`./bin/g status`, Allow, ""},
 		{`./bin/other uninstall`, Allow, ""},
-	}, renamed)
+	}
+	runSelfCases(t, DefaultPolicy(), renamedCases, renamed)
+	// The same binary found on first use (policy.NewRequest's SelfOf).
+	runSelfCases(t, DefaultPolicy(), renamedCases, func(r *Request) {
+		renamed(r)
+		self := r.Self
+		r.Self, r.SelfOf = "", func() string { return self }
+	})
 
 	r := DefaultPolicy().Check(selfReq("shell", "atreides uninstall claude"))
 	for _, want := range []string{"ask the user", "atreides todo", "intent list|show|select", "plan show|next|new"} {

@@ -15,8 +15,8 @@ func TestNewRequestOwnPaths(t *testing.T) {
 	if r.Path != "x" || r.Command != "" || r.Tool != "write" {
 		t.Fatalf("request %+v", r)
 	}
-	if r.Self == "" || r.ConfigDir == "" {
-		t.Fatalf("own paths missing: self %q config %q", r.Self, r.ConfigDir)
+	if r.Self != "" || r.Binary() == "" || r.ConfigDir == "" {
+		t.Fatalf("own paths missing, or the binary found before it was asked for: self %q, binary %q, config %q", r.Self, r.Binary(), r.ConfigDir)
 	}
 	t.Setenv("PATH", "/opt/tools/bin"+string(os.PathListSeparator)+"rel")
 	r = NewRequest("shell", "ls", "/p", "/p")

@@ -45,10 +45,11 @@ func (h Hosts) fill(r *guard.Request) {
 	if h.Plugins != nil {
 		r.Plugins = h.Plugins(r.Home, os.Getenv)
 	}
-	if d := PackageDir(r.Self); d != "" {
+	self := r.Binary()
+	if d := PackageDir(self); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
-	r.Plugins = append(r.Plugins, NpmPackageDirs(r.Self)...)
+	r.Plugins = append(r.Plugins, NpmPackageDirs(self)...)
 	if d := StableBinDir(r.Home, os.Getenv); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
