@@ -571,7 +571,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 	rest, hasC := shell.ShellArgs(c.Args)
 	a.shellStartup(c, env, sc)
 	inner := sc.Clone()
-	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
+	inner.Funcs = nil // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
 		return shell.Feed{Taint: shell.TaintUnknown} // -n: read and check syntax only
 	}

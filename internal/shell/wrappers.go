@@ -3,8 +3,6 @@ package shell
 import (
 	"slices"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // OptScan describes a program's options the way GNU getopt reads them:
@@ -134,7 +132,7 @@ func External(sc *Scope, wrapper string) *Scope {
 		return sc
 	}
 	c := sc.Clone()
-	c.Funcs = map[string]*syntax.Stmt{}
+	c.Funcs = nil
 	return c
 }
 

@@ -42,7 +42,7 @@ func TestUnwrap(t *testing.T) {
 	} {
 		argv := words(tc.cmd)
 		sc := NewScope("/p")
-		sc.Funcs["f"] = &syntax.Stmt{}
+		sc.setFunc("f", &syntax.Stmt{})
 		w, ok := Unwrap(argv[0].Text, argv[1:], tc.assigns, sc, "/home/u")
 		inner, in := w.Args, w.Scope
 		if !ok {
