@@ -216,7 +216,8 @@ func (a *analyzer) pluginGuarded(file string) bool {
 	if a.req.Resolve == nil {
 		return false
 	}
-	for _, h := range a.req.HostSettings {
+	settings, _ := a.req.hostFiles()
+	for _, h := range settings {
 		if strings.HasSuffix(h, "/") && path.IsAbs(h) {
 			if _, err := a.req.Resolve(path.Join(h, file)); err == nil {
 				return true

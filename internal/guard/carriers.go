@@ -733,7 +733,7 @@ func blankStrings(code string) string {
 // reading command; a -name/-path naming a secret file makes that a
 // secret read.
 func (a codeJudge) findSecret(c *Cmd, inner, roots, args []shell.Word, sc *shell.Scope) {
-	if len(inner) == 0 || inner[0].Dyn || metadataOnly.get()[shell.NormName(inner[0].Text)] {
+	if len(inner) == 0 || inner[0].Dyn || metadataOnly(shell.NormName(inner[0].Text)) {
 		return
 	}
 	for i, w := range args {
@@ -762,37 +762,60 @@ type carried struct {
 	argv []shell.Word
 }
 
-// toolExecs find the commands that tools run through their own options
+// toolExecsOf finds the commands that tools run through their own options
 // (tar --checkpoint-action=exec=, rsync -e, ssh -o ProxyCommand=, vim -c
 // '!…', emacs --eval '(shell-command …)', man -P, sed's e command, make
-// SHELL=, strace -o '|…', gdb -ex 'shell …', expect's spawn). Built on
-// first use.
-var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]func(c *Cmd) []carried {
-	m := map[string]func(c *Cmd) []carried{
-		"rsync": rsyncExec, "zip": zipExec, "man": manExec, "less": lessExec, "more": lessExec,
-		"strace": straceExec, "ltrace": straceExec, "gdb": gdbExec, "expect": expectExec, "tcpdump": tcpdumpExec,
-		"emacs": emacsExec, "emacsclient": emacsExec, "ansible": ansibleExec, "gcloud": gcloudSSHExec,
-		"kubectl": kubectlExec, "oc": kubectlExec, "adb": adbExec,
-		"duckdb": sqlShellExec, "sqlite3": sqlShellExec, "psql": sqlShellExec, "mysql": sqlShellExec, "mariadb": sqlShellExec,
-		"mvn": mvnExec, "mvnw": mvnExec, "sbt": sbtExec, "vagrant": vagrantExec,
+// SHELL=, strace -o '|…', gdb -ex 'shell …', expect's spawn); nil for
+// any other program. A switch: the compiler lays it out, no table is built.
+func toolExecsOf(name string) func(c *Cmd) []carried {
+	switch name {
+	case "rsync":
+		return rsyncExec
+	case "zip":
+		return zipExec
+	case "man":
+		return manExec
+	case "less", "more":
+		return lessExec
+	case "strace", "ltrace":
+		return straceExec
+	case "gdb":
+		return gdbExec
+	case "expect":
+		return expectExec
+	case "tcpdump":
+		return tcpdumpExec
+	case "emacs", "emacsclient":
+		return emacsExec
+	case "ansible":
+		return ansibleExec
+	case "gcloud":
+		return gcloudSSHExec
+	case "kubectl", "oc":
+		return kubectlExec
+	case "adb":
+		return adbExec
+	case "duckdb", "sqlite3", "psql", "mysql", "mariadb":
+		return sqlShellExec
+	case "mvn", "mvnw":
+		return mvnExec
+	case "sbt":
+		return sbtExec
+	case "vagrant":
+		return vagrantExec
+	case "tar", "gtar", "bsdtar":
+		return tarExec
+	case "ssh", "scp", "sftp", "autossh":
+		return sshExec
+	case "vim", "vi", "nvim", "view", "gvim", "vimdiff", "nvim-qt", "ex", "rvim":
+		return vimExec
+	case "sed", "gsed":
+		return sedExec
+	case "make", "gmake", "bmake":
+		return makeExec
 	}
-	for _, n := range []string{"tar", "gtar", "bsdtar"} {
-		m[n] = tarExec
-	}
-	for _, n := range []string{"ssh", "scp", "sftp", "autossh"} {
-		m[n] = sshExec
-	}
-	for _, n := range []string{"vim", "vi", "nvim", "view", "gvim", "vimdiff", "nvim-qt", "ex", "rvim"} {
-		m[n] = vimExec
-	}
-	for _, n := range []string{"sed", "gsed"} {
-		m[n] = sedExec
-	}
-	for _, n := range []string{"make", "gmake", "bmake"} {
-		m[n] = makeExec
-	}
-	return m
-}}
+	return nil
+}
 
 // toolExec judges what c runs through its exec features like sh -c runs
 // a script: the carried text is walked, so `tar
@@ -800,8 +823,8 @@ var toolExecs = &lazy[map[string]func(c *Cmd) []carried]{src: func() map[string]
 // it runs. A carried command the guard cannot read (computed, or a bare
 // shell reading the tool's own stream) asks, rce.tool-exec.
 func (a codeJudge) toolExec(c *Cmd, sc *shell.Scope, depth int) {
-	find, ok := toolExecs.get()[c.Name]
-	if !ok || c.Has("--help", "--version") {
+	find := toolExecsOf(c.Name)
+	if find == nil || c.Has("--help", "--version") {
 		return
 	}
 	for _, k := range find(c) {

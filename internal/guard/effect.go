@@ -1,6 +1,8 @@
 package guard
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -216,21 +218,37 @@ func deriverTables() [5][]deriverReg {
 	return [5][]deriverReg{credDerivers, escapeDerivers, reviewDerivers, supplyDerivers, remoteDerivers}
 }
 
-// derivers are the effect derivers of a program name, "*" those that
-// run for every program, in the tables' order.
-func derivers(name string) []deriver { return deriversByName.get(name) }
-
-var deriversByName = byName[[]deriver]{find: func(name string) []deriver {
-	var out []deriver
-	for _, t := range deriverTables() {
-		for _, r := range t {
-			if oneOf(name, r.names) {
-				out = append(out, r.d)
-			}
-		}
+// derivers are the effect derivers of a program name ("*": those that
+// run for every program), in the tables' order, as their positions in
+// the tables laid end to end (deriverAt): a byte each, looked up in
+// ruleindex_gen.go's deriverIndex, which TestRuleIndexGenerated keeps
+// equal to the registrations. Scanning every registration's names was
+// most of the first lookups' cost in a hook.
+func derivers(name string) string {
+	i, ok := slices.BinarySearchFunc(deriverIndex[:], name, func(e namedDerivers, n string) int { return strings.Compare(e.name, n) })
+	if !ok {
+		return ""
 	}
-	return out
-}}
+	return deriverIndex[i].regs
+}
+
+// namedDerivers are a program name's derivers (derivers).
+type namedDerivers struct {
+	name string
+	regs string
+}
+
+// deriverAt is the registration at position i of the tables laid end to
+// end.
+func deriverAt(i int) deriverReg {
+	for _, t := range deriverTables() {
+		if i < len(t) {
+			return t[i]
+		}
+		i -= len(t)
+	}
+	panic(fmt.Sprintf("guard: no deriver registration %d: ruleindex_gen.go is stale", i)) // Check denies
+}
 
 // byName finds what a plain-data table registers for a program name
 // (registrations name their programs "a|b"). A hook judges a handful of
@@ -267,11 +285,11 @@ type deriverReg struct {
 
 // deriveEffects runs the derivers for c.
 func (a effectJudge) deriveEffects(c *Cmd) {
-	for _, d := range derivers(c.Name) {
-		d(a, c)
-	}
-	for _, d := range derivers("*") {
-		d(a, c)
+	for _, name := range [...]string{c.Name, "*"} {
+		regs := derivers(name)
+		for i := 0; i < len(regs); i++ {
+			deriverAt(int(regs[i])).d(a, c)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/atreides-dev/atreides/internal/shell"
@@ -44,20 +45,23 @@ type previewSpec struct {
 // previewOff are flag values that turn a preview flag off.
 const previewOff = "none|false|0|no|off"
 
-// previewOf is the preview spec of the tool name.
+// previewOf is the preview spec of the tool name: its first registration
+// in previewRegs, found through ruleindex_gen.go's previewIndex (which
+// TestRuleIndexGenerated keeps equal to the registrations) rather than by
+// scanning every registration's names.
 func previewOf(name string) (previewSpec, bool) {
-	r := previewsByName.get(name)
-	return r.spec, r.names != ""
+	i, ok := slices.BinarySearchFunc(previewIndex[:], name, func(e namedPreview, n string) int { return strings.Compare(e.name, n) })
+	if !ok {
+		return previewSpec{}, false
+	}
+	return previewRegs[previewIndex[i].reg].spec, true
 }
 
-var previewsByName = byName[previewReg]{find: func(name string) previewReg {
-	for _, r := range previewRegs {
-		if oneOf(name, r.names) {
-			return r
-		}
-	}
-	return previewReg{}
-}}
+// namedPreview is a tool name and its registration in previewRegs.
+type namedPreview struct {
+	name string
+	reg  int
+}
 
 // previewReg registers the preview spec of the tools named by names.
 type previewReg struct {

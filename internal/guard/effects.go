@@ -139,7 +139,7 @@ func (a effectWalk) effects(c *Cmd) {
 		}
 		return
 	}
-	if _, known := handlers.get()[c.Name]; !known && !dataPrograms.get()[c.Name] && !metadataOnly.get()[c.Name] && len(c.Args) > 1 && !c.Args[0].Dyn {
+	if _, known := handlerOf(c.Name); !known && !dataProgram(c.Name) && !metadataOnly(c.Name) && len(c.Args) > 1 && !c.Args[0].Dyn {
 		// `tool rm -rf x`: a program the guard does not model whose
 		// arguments start with a file writer probably runs them.
 		if inner := shell.NormName(c.Args[0].Text); knownWriter(inner) || shell.IsInterpreter(inner) {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ var notWrappers = map[string]string{
 }
 
 func TestWrappersKeepWrites(t *testing.T) {
-	for name := range handlers.get() {
+	for _, name := range slices.Concat(slices.Collect(maps.Keys(handlers.get())), shell.Wrappers()) {
 		if isShell(name) {
 			continue // covered below with -c
 		}

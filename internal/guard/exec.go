@@ -62,7 +62,7 @@ func runProgram(a *analyzer, c *Cmd, head shell.Word, env map[string]shell.Word,
 	if verb, ok := companionVerb(c.Name); ok {
 		return hCompanion(a, c, verb, env, sc, depth, in)
 	}
-	if h, ok := handlers.get()[c.Name]; ok {
+	if h, ok := handlerOf(c.Name); ok {
 		return h(a, c, env, sc, depth, in)
 	}
 	if shell.IsInterpreter(c.Name) {
@@ -121,40 +121,40 @@ func (a *analyzer) unknownWrapper(c *Cmd, env map[string]shell.Word, sc *shell.S
 // knownProgram: the guard models this program, so its arguments are
 // not an unknown wrapper's command.
 func knownProgram(p *Policy, name string) bool {
-	if _, ok := handlers.get()[name]; ok || shell.IsInterpreter(name) || p.hasRules(name) {
+	if _, ok := handlerOf(name); ok || shell.IsInterpreter(name) || p.hasRules(name) {
 		return true
 	}
-	return dataPrograms.get()[name]
+	return dataProgram(name)
 }
 
 // commandLike: the word names a command with built-in rules or a carrier.
 func commandLike(p *Policy, name string) bool {
-	_, carrier := handlers.get()[name]
+	_, carrier := handlerOf(name)
 	return p.hasRules(name) || carrier && !oneOf(name, "cd|alias") || name == "git"
 }
 
-// dataPrograms read, print or look up their arguments; a command line
-// among them is text.
-var dataPrograms = &lazy[map[string]bool]{src: func() map[string]bool {
-	return map[string]bool{
-		"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true,
-		"man": true, "info": true, "help": true, "tldr": true, "which": true, "type": true, "whatis": true,
-		"apropos": true, "whereis": true, "hash": true, "complete": true, "compgen": true, "history": true,
-		"fc": true, "git": true, "cat": true, "less": true, "more": true, "head": true, "tail": true, "wc": true,
-		"jq": true, "yq": true, "sed": true, "tr": true, "cut": true, "sort": true, "uniq": true, "column": true,
-		"printenv": true, "test": true, "[": true, "expr": true, "let": true, "read": true, "export": true,
-		"local": true, "declare": true, "readonly": true, "unset": true, "set": true, "shift": true,
-		"logger": true, "notify-send": true, "say": true, "banner": true, "figlet": true, "cowsay": true,
-		"shellcheck": true, "shfmt": true, "explainshell": true, "base64": true, "xxd": true, "od": true,
-		"tee": true, "true": true, "false": true, ":": true, "return": true, "exit": true, "wait": true,
-		"kill": true, "pgrep": true, "pkill": true, "ps": true, "lsof": true, "fuser": true, "zle": true,
-		"bind": true, "bindkey": true, "compdef": true, "setopt": true, "unsetopt": true, "autoload": true,
-		// Lookups: their arguments are names to look up (getent passwd
-		// dev is a database and a key, not the passwd program).
-		"getent": true, "id": true, "groups": true, "finger": true, "pinky": true, "whois": true,
-		"dig": true, "host": true, "nslookup": true, "file": true, "stat": true,
-	}
-}}
+// dataProgramNames read, print or look up their arguments; a command
+// line among them is text. Lookups count (getent passwd dev is a
+// database and a key, not the passwd program). Sorted (dataProgram
+// searches them; TestNameTablesSorted holds the order).
+var dataProgramNames = [...]string{
+	":", "[", "ag", "apropos", "autoload", "banner", "base64", "bind", "bindkey", "cat",
+	"column", "compdef", "compgen", "complete", "cowsay", "cut", "declare", "dig", "echo", "egrep",
+	"exit", "explainshell", "export", "expr", "false", "fc", "fgrep", "figlet", "file", "finger",
+	"fuser", "getent", "git", "grep", "groups", "hash", "head", "help", "history", "host",
+	"id", "info", "jq", "kill", "less", "let", "local", "logger", "lsof", "man",
+	"more", "notify-send", "nslookup", "od", "pgrep", "pinky", "pkill", "printenv", "printf", "ps",
+	"read", "readonly", "return", "rg", "say", "sed", "set", "setopt", "shellcheck", "shfmt",
+	"shift", "sort", "stat", "tail", "tee", "test", "tldr", "tr", "true", "type",
+	"uniq", "unset", "unsetopt", "wait", "wc", "whatis", "whereis", "which", "whois", "xxd",
+	"yq", "zle",
+}
+
+// dataProgram reports whether name is one of dataProgramNames.
+func dataProgram(name string) bool {
+	_, ok := slices.BinarySearch(dataProgramNames[:], name)
+	return ok
+}
 
 // dynamicProgram handles a command whose program name is not static.
 func (a *analyzer) dynamicProgram(args []shell.Word, sc *shell.Scope) shell.Feed {
@@ -245,9 +245,22 @@ func (a *analyzer) applyRules(c *Cmd) {
 
 type handler func(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, depth int, in shell.Feed) shell.Feed
 
-// handlers are the programs the analysis follows into (wrappers,
-// shells, carriers of other commands). Built on first use.
+// handlers are the programs the analysis follows into (shells, carriers
+// of other commands) beside the wrappers shell.Unwrap reads. Built on
+// first use.
 var handlers handlerTable
+
+// handlerOf is the handler of the program name: its own, else hUnwrap
+// for a wrapper (shell's static table, which the map does not copy).
+func handlerOf(name string) (handler, bool) {
+	if h, ok := handlers.get()[name]; ok {
+		return h, true
+	}
+	if shell.IsWrapper(name) {
+		return hUnwrap, true
+	}
+	return nil, false
+}
 
 // handlerTable calls buildHandlers itself rather than holding it in a
 // field of the declaration (lazy[T]): the handlers look programs up in
@@ -268,11 +281,7 @@ func (t *handlerTable) get() map[string]handler {
 // it from empty, and copying a map literal into it, was most of the cost
 // of the first command a hook checks.
 func buildHandlers() map[string]handler {
-	wrappers := shell.Wrappers()
-	h := make(map[string]handler, len(wrappers)+64)
-	for _, name := range wrappers {
-		h[name] = hUnwrap
-	}
+	h := make(map[string]handler, 64)
 	for _, n := range [...]namedHandler{
 		{"sudo", hSudo}, {"doas", hSudo}, {"run0", hSudo}, {"pkexec", hSudo},
 		{"env", hEnv}, {"command", hCommand}, {"taskset", hTaskset}, {"unbuffer", hUnbuffer},
@@ -562,7 +571,7 @@ func hShell(a *analyzer, c *Cmd, env map[string]shell.Word, sc *shell.Scope, dep
 	rest, hasC := shell.ShellArgs(c.Args)
 	a.shellStartup(c, env, sc)
 	inner := sc.Clone()
-	inner.Funcs = map[string]*syntax.Stmt{} // a new shell does not see our functions
+	inner.Funcs = nil // a new shell does not see our functions
 	if c.Has("-n") || strings.HasPrefix(c.Name, "-") {
 		return shell.Feed{Taint: shell.TaintUnknown} // -n: read and check syntax only
 	}

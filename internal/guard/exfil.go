@@ -255,7 +255,7 @@ var credSinks = []string{"ssh", "rsync", "sftp"}
 // api.github.com), asked otherwise. Never a silent deny: the destination
 // may be the user's own service.
 func (a exfilJudge) credSend(c *Cmd, in shell.Feed) {
-	if !networkSinks.get()[c.Name] && !slices.Contains(credSinks, c.Name) && c.Name != "git" || slices.Contains(clipboardSinks, c.Name) {
+	if !networkSinks(c.Name) && !slices.Contains(credSinks, c.Name) && c.Name != "git" || slices.Contains(clipboardSinks, c.Name) {
 		return
 	}
 	tainted := in.Taint&shell.TaintCred != 0
@@ -732,12 +732,14 @@ var metadataHosts = []string{
 }
 
 // metadataClients are the programs checked for metadata addresses.
-var metadataClients = &lazy[map[string]bool]{src: func() map[string]bool {
-	return map[string]bool{
-		"curl": true, "wget": true, "http": true, "https": true, "xh": true, "xhs": true, "fetch": true,
-		"aria2c": true, "lynx": true, "links": true, "nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true,
+func metadataClients(name string) bool {
+	switch name {
+	case "curl", "wget", "http", "https", "xh", "xhs", "fetch", "aria2c",
+		"lynx", "links", "nc", "ncat", "netcat", "telnet", "socat":
+		return true
 	}
-}}
+	return false
+}
 
 // metadataCredPaths are the endpoints that return credentials or tokens
 // (AWS role credentials, GCP service-account tokens, Azure managed
@@ -747,7 +749,7 @@ var metadataCredPaths = []string{"security-credentials", "service-accounts", "/i
 // cloudMetadata flags network commands that reach a metadata endpoint,
 // in any spelling of its address (decimal, hex, octal, IPv4-mapped IPv6).
 func (a exfilJudge) cloudMetadata(c *Cmd) {
-	if !metadataClients.get()[c.Name] {
+	if !metadataClients(c.Name) {
 		return
 	}
 	raw := oneOf(c.Name, "nc|ncat|netcat|telnet|socat")
@@ -966,7 +968,7 @@ func (a exfilJudge) networkArgs(c *Cmd, in shell.Feed) {
 	a.exfil().credSend(c, in)
 	a.exfil().uploads(c, in)
 	a.exfil().cloudMetadata(c)
-	if !networkSinks.get()[c.Name] {
+	if !networkSinks(c.Name) {
 		return
 	}
 	if c.Name == "iodine" {

@@ -243,7 +243,7 @@ func (a gitJudge) gitConfig(c *Cmd, cfg shell.Word, aliases map[string]shell.Wor
 	case cfg.Dyn:
 		a.fire(ruleGitAliasConfig, c, "git config key computed at run time")
 	case lk == "core.sshcommand" && !plainSSH(val):
-		sc.Vars["\x00sshcmd"] = shell.Word{Text: val}
+		sc.SetVar("\x00sshcmd", shell.Word{Text: val})
 	case commandKey(lk):
 		a.code().runQuiet(c, val, sc, depth)
 	}
@@ -306,7 +306,7 @@ func (a gitJudge) gitConfigEnv(c *Cmd, env map[string]shell.Word, aliases map[st
 		}
 		if strings.EqualFold(k.Text, "core.sshCommand") {
 			// Hidden in the environment even when it names ssh.
-			sc.Vars["\x00sshcmd"] = v
+			sc.SetVar("\x00sshcmd", v)
 		}
 		a.gitConfig(c, shell.Word{Text: k.Text + "=" + v.Text, Dyn: v.Dyn}, aliases, sc, depth)
 	}

@@ -67,3 +67,19 @@ func TestPolicySelectsGroups(t *testing.T) {
 }
 
 func endsWithStar(s string) bool { return len(s) > 0 && s[len(s)-1] == '*' }
+
+// TestNameTablesSorted: dataProgram finds its names by binary search, so
+// they are sorted, one entry per name; a name out of order is missed.
+func TestNameTablesSorted(t *testing.T) {
+	names := dataProgramNames[:]
+	for i := 1; i < len(names); i++ {
+		if names[i-1] >= names[i] {
+			t.Errorf("dataProgramNames: %q before %q", names[i-1], names[i])
+		}
+	}
+	for _, n := range append(names, "no-such-program", "") {
+		if got, want := dataProgram(n), slices.Contains(names, n); got != want {
+			t.Errorf("dataProgram(%q) = %v, want %v", n, got, want)
+		}
+	}
+}

@@ -511,18 +511,19 @@ func (a pathJudge) secretPath(s string, sc *shell.Scope) (string, bool) {
 
 // metadataOnly commands use a path without reading its contents (or use a
 // key for its purpose), so a secret argument is not a read.
-var metadataOnly = &lazy[map[string]bool]{src: func() map[string]bool {
-	return map[string]bool{
-		"echo": true, "printf": true, "test": true, "[": true, "[[": true, "ls": true, "stat": true,
-		"file": true, "du": true, "touch": true, "mkdir": true, "which": true, "type": true, "command": true,
-		"basename": true, "dirname": true, "realpath": true, "readlink": true, "chmod": true, "chown": true,
-		"chgrp": true, "ssh": true, "ssh-add": true, "ssh-keygen": true, "scp": true, "sftp": true,
-		"git": true, "export": true, "local": true, "declare": true, "cd": true, "pushd": true,
-		"find": true, "sudo": true, "env": true, "xargs": true, "parallel": true, "time": true,
-		"timeout": true, "nice": true, "nohup": true, "exec": true, "builtin": true, "doas": true,
-		"watch": true, "busybox": true, "trap": true, "eval": true, "alias": true, "unalias": true,
+func metadataOnly(name string) bool {
+	switch name {
+	case "echo", "printf", "test", "[", "[[", "ls", "stat", "file",
+		"du", "touch", "mkdir", "which", "type", "command", "basename", "dirname",
+		"realpath", "readlink", "chmod", "chown", "chgrp", "ssh", "ssh-add", "ssh-keygen",
+		"scp", "sftp", "git", "export", "local", "declare", "cd", "pushd",
+		"find", "sudo", "env", "xargs", "parallel", "time", "timeout", "nice",
+		"nohup", "exec", "builtin", "doas", "watch", "busybox", "trap", "eval",
+		"alias", "unalias":
+		return true
 	}
-}}
+	return false
+}
 
 // secretArgs flags commands that read, copy or send a secret file named in
 // their arguments (including `@file` and `--opt=file` forms).
@@ -532,7 +533,7 @@ func (a pathJudge) secretArgs(c *Cmd) {
 		// purpose is not read (secrets.go).
 		return
 	}
-	if metadataOnly.get()[c.Name] || isShell(c.Name) || shell.IsInterpreter(c.Name) && c.Name != "source" {
+	if metadataOnly(c.Name) || isShell(c.Name) || shell.IsInterpreter(c.Name) && c.Name != "source" {
 		if oneOf(c.Name, "ssh|scp|git") {
 			return
 		}
@@ -676,7 +677,10 @@ func grepFiles(c *Cmd) []shell.Word {
 // secretMetadata: ls/stat/test on a secret path does not read it, but
 // strict mode does not allow touching secrets at all.
 func (a pathJudge) secretMetadata(c *Cmd) {
-	if a.p.sw("strict_unverifiable") == Allow || handlers.get()[c.Name] != nil {
+	if a.p.sw("strict_unverifiable") == Allow {
+		return
+	}
+	if _, ok := handlerOf(c.Name); ok {
 		return
 	}
 	for _, w := range c.Args {

@@ -43,6 +43,10 @@ type Request struct {
 	// writing under one is replacing or disabling atreides
 	// (self.binary-write).
 	Plugins []string
+	// SelfOf, when set and Self is empty, gives Self the first time the
+	// guard needs it (Binary): finding the running binary costs system
+	// calls, and a command of programs the guard knows never needs it.
+	SelfOf func() string
 	// Agents are the agent hosts' programs: starting one with atreides
 	// left out is atreides switching itself off (agents.go).
 	Agents AgentCLIs
@@ -74,8 +78,34 @@ type Request struct {
 	// then judged parse.too-complex, so a slow input costs at most this.
 	Deadline time.Time
 
+	// Hosts, when set, fills HostSettings and Plugins the first time the
+	// guard reads them (hostFiles): most commands write no file, and
+	// listing every host's files up front was a tenth of the guard's
+	// work in a hook.
+	Hosts     func(r *Request)
+	hostsRead bool
+	selfRead  bool
+
 	own   *ownPaths // built from the fields above on the first write judged
 	hints []string  // mentionHints, built on the first text searched
+}
+
+// Binary is Self, asked of SelfOf on first use.
+func (req *Request) Binary() string {
+	if req.Self == "" && req.SelfOf != nil && !req.selfRead {
+		req.selfRead = true
+		req.Self = req.SelfOf()
+	}
+	return req.Self
+}
+
+// hostFiles are HostSettings and Plugins, filled by Hosts on first use.
+func (req *Request) hostFiles() (settings, plugins []string) {
+	if req.Hosts != nil && !req.hostsRead {
+		req.hostsRead = true
+		req.Hosts(req)
+	}
+	return req.HostSettings, req.Plugins
 }
 
 // Result is the decision with enough context for the agent to adapt.

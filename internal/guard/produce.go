@@ -139,15 +139,17 @@ func noteDownload(c *Cmd, sc *shell.Scope) {
 }
 
 // networkSinks send their stdin or arguments off the machine.
-var networkSinks = &lazy[map[string]bool]{src: func() map[string]bool {
-	return map[string]bool{
-		"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true,
-		"http": true, "https": true, "xh": true, "ftp": true, "tftp": true, "sftp": true, "mail": true,
-		"sendmail": true, "mutt": true, "dnscat": true, "dnscat2": true, "openssl": true, "nslookup": true,
-		"dig": true, "host": true, "pbcopy": true, "xclip": true, "xsel": true, "wl-copy": true,
-		"clip": true, "clip.exe": true, "nix": true, "aws": true, "gsutil": true, "rclone": true, "scp": true,
+func networkSinks(name string) bool {
+	switch name {
+	case "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http",
+		"https", "xh", "ftp", "tftp", "sftp", "mail", "sendmail", "mutt",
+		"dnscat", "dnscat2", "openssl", "nslookup", "dig", "host", "pbcopy", "xclip",
+		"xsel", "wl-copy", "clip", "clip.exe", "nix", "aws", "gsutil", "rclone",
+		"scp":
+		return true
 	}
-}}
+	return false
+}
 
 func registerProduce() {
 	for _, n := range []string{"curl", "wget"} {

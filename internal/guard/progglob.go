@@ -33,6 +33,9 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 	for n := range handlers.get() {
 		add(n)
 	}
+	for _, n := range shell.Wrappers() {
+		add(n)
+	}
 	for b := range batchesOf(allBatches) {
 		for _, r := range b.rules {
 			for _, n := range r.Names {
@@ -43,7 +46,7 @@ var knownProgramNames = &lazy[[]string]{src: func() []string {
 	for n := range shell.Interpreters() {
 		add(n)
 	}
-	for n := range dataPrograms.get() {
+	for _, n := range dataProgramNames {
 		add(n)
 	}
 	for _, n := range everydayPrograms {

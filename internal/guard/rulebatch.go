@@ -62,10 +62,17 @@ func batch(i int) *ruleBatch {
 // runRegistration runs registration i and files what it registers; the
 // caller holds batchMu.
 func runRegistration(i int) *ruleBatch {
-	b := &ruleBatch{byName: map[string][]*Rule{}, valueOpts: map[string]map[string]bool{}}
+	b := &ruleBatch{valueOpts: map[string]map[string]bool{}}
 	loading = b
 	registrations()[i]()
 	loading = nil
+	// Sized once: growing it name by name was most of filing a batch,
+	// which a hook does for every batch its command's programs name.
+	names := 0
+	for _, r := range b.rules {
+		names += len(r.Names)
+	}
+	b.byName = make(map[string][]*Rule, names)
 	for _, r := range b.rules {
 		for _, n := range r.Names {
 			if n != "" && n[len(n)-1] == '*' {

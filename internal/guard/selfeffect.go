@@ -380,8 +380,9 @@ type hintMemo struct {
 func (m *hintMemo) of(req *Request) []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.hints == nil || m.root != req.ProjectRoot || m.cwd != req.Cwd || m.home != req.Home || !slices.Equal(m.files, req.HostSettings) {
-		m.files, m.root, m.cwd, m.home = slices.Clone(req.HostSettings), req.ProjectRoot, req.Cwd, req.Home
+	settings, _ := req.hostFiles()
+	if m.hints == nil || m.root != req.ProjectRoot || m.cwd != req.Cwd || m.home != req.Home || !slices.Equal(m.files, settings) {
+		m.files, m.root, m.cwd, m.home = slices.Clone(settings), req.ProjectRoot, req.Cwd, req.Home
 		m.hints = buildHints(req)
 	}
 	return m.hints
@@ -391,7 +392,8 @@ func (m *hintMemo) of(req *Request) []string {
 func buildHints(req *Request) []string {
 	names := make([]string, 0, 16)
 	names = append(names, "atreides", "disableAllHooks")
-	for _, h := range req.HostSettings {
+	settings, _ := req.hostFiles()
+	for _, h := range settings {
 		if !path.IsAbs(h) {
 			continue
 		}
@@ -758,10 +760,10 @@ func listedWrites(p *Policy, agents AgentCLIs, name string) bool {
 	if knownWriter(name) && !oneOf(name, "perl|ruby") {
 		return true
 	}
-	if _, ok := handlers.get()[name]; ok {
+	if _, ok := handlerOf(name); ok {
 		return true
 	}
-	if dataPrograms.get()[name] || metadataOnly.get()[name] || isShell(name) {
+	if dataProgram(name) || metadataOnly(name) || isShell(name) {
 		return true
 	}
 	_, reader := shell.Reader(name)

@@ -149,7 +149,12 @@ func (a selfJudge) selfProgram(c *Cmd, head string, sc *shell.Scope) bool {
 	if _, ok := companionVerb(c.Name); ok {
 		return false
 	}
-	self := a.req.Self
+	if !strings.Contains(head, "/") && knownProgram(a.p, c.Name) {
+		// What the checks below answer for a program run by name that
+		// the guard models, without finding the binary.
+		return false
+	}
+	self := a.req.Binary()
 	if self != "" && c.Name == shell.NormName(path.Base(self)) {
 		// A test binary or a renamed install; never a program the
 		// guard models for what it is (a binary called "git").
@@ -383,17 +388,19 @@ func (req *Request) ownFiles() *ownPaths {
 	if path.IsAbs(r.Home) {
 		o.trees = append(o.trees, forms(r.Home+"/.config/atreides")...)
 	}
-	if path.IsAbs(r.Self) {
-		o.bins = append(o.bins, path.Clean(r.Self)) // resolved already
-		o.bins = append(o.bins, forms(path.Join(path.Dir(r.Self), MCPBinary))...)
+	self := r.Binary()
+	if path.IsAbs(self) {
+		o.bins = append(o.bins, path.Clean(self)) // resolved already
+		o.bins = append(o.bins, forms(path.Join(path.Dir(self), MCPBinary))...)
 	}
-	for _, d := range r.Plugins {
+	hostSettings, plugins := r.hostFiles()
+	for _, d := range plugins {
 		if path.IsAbs(d) {
 			o.plugins = append(o.plugins, forms(d)...)
 		}
 	}
 	bases := append(rawRoots, path.Clean(r.Home))
-	for _, h := range r.HostSettings {
+	for _, h := range hostSettings {
 		if path.IsAbs(h) {
 			o.addHostSettings(r, h, bases)
 		}
@@ -405,8 +412,8 @@ func (req *Request) ownFiles() *ownPaths {
 				dirs = append(dirs, forms(d)...)
 			}
 		}
-		if path.IsAbs(r.Self) {
-			dirs = append(dirs, path.Dir(path.Clean(r.Self)))
+		if path.IsAbs(self) {
+			dirs = append(dirs, path.Dir(path.Clean(self)))
 		}
 		lowerAll(dirs)
 		return dirs

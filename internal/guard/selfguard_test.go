@@ -216,6 +216,51 @@ func TestSelfHostSettings(t *testing.T) {
 	}, nil)
 }
 
+// TestOwnPathsOnFirstUse: a request whose host lists are filled by Hosts,
+// and whose binary SelfOf finds, judges as one that carries them. The
+// lists are asked for only for a command that writes (the hook's hosts
+// list dozens of paths per host), the binary only for a command that
+// writes or runs a program the guard does not model (finding it is a
+// system call).
+func TestOwnPathsOnFirstUse(t *testing.T) {
+	for _, tc := range []struct {
+		cmd           string
+		want          Verdict
+		rule          string
+		listed, found bool
+	}{
+		{`echo '{}' > .claude/settings.json`, Ask, "self.host-settings", true, true},
+		{`echo '{}' > ~/.codex/hooks.json`, Ask, "self.host-settings", true, true},
+		{`echo x > .opencode/plugins/a.ts`, Ask, "self.host-settings", true, true},
+		{`cp /tmp/x ~/go/bin/atreides`, Deny, "self.binary-write", true, true},
+		{`echo x > notes.md`, Allow, "", true, true},
+		{`go test ./... -run 'TestHook' -count=1 2>&1 | tail -50`, Allow, "", false, true},
+		{`git status && cat README.md | grep -n x | head -5`, Allow, "", false, false},
+	} {
+		hosts, binary := 0, 0
+		req := selfReq("shell", tc.cmd)
+		req.HostSettings, req.Self = nil, ""
+		req.Hosts = func(r *Request) {
+			hosts++
+			r.HostSettings = testHostSettings
+		}
+		req.SelfOf = func() string {
+			binary++
+			return selfBin
+		}
+		got := DefaultPolicy().Check(req)
+		if got.Verdict != tc.want || got.Rule != tc.rule {
+			t.Errorf("%s: got %s %s (%s), want %s %s", tc.cmd, got.Verdict, got.Rule, got.Reason, tc.want, tc.rule)
+		}
+		if listed := hosts > 0; listed != tc.listed || hosts > 1 {
+			t.Errorf("%s: the hosts were listed %d times, want listed: %v", tc.cmd, hosts, tc.listed)
+		}
+		if found := binary > 0; found != tc.found || binary > 1 {
+			t.Errorf("%s: the binary was looked for %d times, want looked for: %v", tc.cmd, binary, tc.found)
+		}
+	}
+}
+
 // TestSelfHostSettingsAnyDir: a host's settings file is protected
 // whatever directory it lies in, also where a program's code names it
 // (the texts searched for are derived from the files handed to the
@@ -390,14 +435,21 @@ func TestSelfCommands(t *testing.T) {
 			return p, nil
 		}
 	}
-	runSelfCases(t, DefaultPolicy(), []selfCase{
+	renamedCases := []selfCase{
 		{`agentguard uninstall claude`, Deny, sc},
 		{`sudo agentguard intent add --id x --title x --scope '**'`, Deny, sc},
 		{`./bin/g uninstall claude`, Deny, sc},
 		{`agentguard todo list`, Allow, ""},
 		{`./bin/g status`, Allow, ""},
 		{`./bin/other uninstall`, Allow, ""},
-	}, renamed)
+	}
+	runSelfCases(t, DefaultPolicy(), renamedCases, renamed)
+	// The same binary found on first use (policy.NewRequest's SelfOf).
+	runSelfCases(t, DefaultPolicy(), renamedCases, func(r *Request) {
+		renamed(r)
+		self := r.Self
+		r.Self, r.SelfOf = "", func() string { return self }
+	})
 
 	r := DefaultPolicy().Check(selfReq("shell", "atreides uninstall claude"))
 	for _, want := range []string{"ask the user", "atreides todo", "intent list|show|select", "plan show|next|new"} {

@@ -48,10 +48,12 @@ func TestServedHostsAsRegistry(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
 	want := guard.Request{ProjectRoot: root, Home: home}
 	all.Guard().Apply(&want)
+	want.Hosts(&want) // the guard lists them on first use
 	kept := servedHosts(all.Guard())
 	for range 2 {
 		got := guard.Request{ProjectRoot: root, Home: home}
 		kept.Apply(&got)
+		got.Hosts(&got)
 		if !slices.Equal(got.HostSettings, want.HostSettings) || !slices.Equal(got.Plugins, want.Plugins) {
 			t.Fatalf("served hosts:\n%q\n%q\nregistry's:\n%q\n%q", got.HostSettings, got.Plugins, want.HostSettings, want.Plugins)
 		}

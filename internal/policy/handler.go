@@ -192,7 +192,7 @@ func NewRequest(tool, arg, cwd, root string) guard.Request {
 	if tool != "shell" {
 		r.Command, r.Path = "", arg
 	}
-	r.Self, r.ConfigDir = Self(), ConfigDir()
+	r.SelfOf, r.ConfigDir = Self, ConfigDir()
 	r.PathDirs, r.SameBinary = PathDirs(os.Getenv("PATH")), SameBinary
 	return r
 }

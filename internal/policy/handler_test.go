@@ -15,8 +15,8 @@ func TestNewRequestOwnPaths(t *testing.T) {
 	if r.Path != "x" || r.Command != "" || r.Tool != "write" {
 		t.Fatalf("request %+v", r)
 	}
-	if r.Self == "" || r.ConfigDir == "" {
-		t.Fatalf("own paths missing: self %q config %q", r.Self, r.ConfigDir)
+	if r.Self != "" || r.Binary() == "" || r.ConfigDir == "" {
+		t.Fatalf("own paths missing, or the binary found before it was asked for: self %q, binary %q, config %q", r.Self, r.Binary(), r.ConfigDir)
 	}
 	t.Setenv("PATH", "/opt/tools/bin"+string(os.PathListSeparator)+"rel")
 	r = NewRequest("shell", "ls", "/p", "/p")
@@ -40,6 +40,10 @@ func TestHostsApply(t *testing.T) {
 	}, Agents: agents}
 	r := NewRequest("shell", "agent --unsafe", "/p", "/p")
 	h.Apply(&r)
+	if r.HostSettings != nil {
+		t.Fatalf("host settings %q listed before the guard asked for them", r.HostSettings)
+	}
+	r.Hosts(&r)
 	want := []string{"/p/settings.json", r.Home + "/settings.json", "/srv/codex/hooks.json"}
 	if !slices.Equal(r.HostSettings, want) || r.Agents.Of("agent") == nil {
 		t.Fatalf("host settings %q (want %q), agents %v", r.HostSettings, want, r.Agents)
@@ -49,6 +53,7 @@ func TestHostsApply(t *testing.T) {
 	}
 	var none guard.Request
 	Hosts{}.Apply(&none)
+	none.Hosts(&none)
 	if none.HostSettings != nil || none.Agents != nil {
 		t.Fatalf("no hosts filled %+v", none)
 	}

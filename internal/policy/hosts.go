@@ -27,8 +27,17 @@ type Hosts struct {
 }
 
 // Apply fills what the guard must know of the hosts into a request of the
-// process's environment.
+// process's environment. The hosts' files and atreides's plugin
+// directories are listed when the guard first reads them
+// (guard.Request.Hosts): a command that writes nothing never needs them.
 func (h Hosts) Apply(r *guard.Request) {
+	r.Hosts = h.fill
+	r.Agents = h.Agents
+	r.HostVars = h.Vars
+}
+
+// fill lists the hosts' files and atreides's plugin directories for r.
+func (h Hosts) fill(r *guard.Request) {
 	if h.Files != nil {
 		r.HostSettings = h.Files(r.ProjectRoot, r.Home, os.Getenv)
 	}
@@ -36,13 +45,12 @@ func (h Hosts) Apply(r *guard.Request) {
 	if h.Plugins != nil {
 		r.Plugins = h.Plugins(r.Home, os.Getenv)
 	}
-	if d := PackageDir(r.Self); d != "" {
+	self := r.Binary()
+	if d := PackageDir(self); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
-	r.Plugins = append(r.Plugins, NpmPackageDirs(r.Self)...)
+	r.Plugins = append(r.Plugins, NpmPackageDirs(self)...)
 	if d := StableBinDir(r.Home, os.Getenv); d != "" {
 		r.Plugins = append(r.Plugins, d)
 	}
-	r.Agents = h.Agents
-	r.HostVars = h.Vars
 }

@@ -34,82 +34,63 @@ type Options struct {
 	Allow []string
 }
 
-// rule is a ruleDef of the static tables as a Checker uses it. It points
-// at its definition rather than copying it: the default tables are built
-// in every hook that checks a path, and a copy of every definition was
-// most of the memory they took.
-type rule struct {
-	*ruleDef
-	// sub is the definition's sub lower-cased (fileVars keep its case).
-	sub string
-	// order is the rule's place in its anchor's table.
-	order int
-}
-
-type anchor struct {
-	v, def string
-	rules  []*rule
-	// byFirst holds the rules by the lower-case first path segment of
-	// what they match, always those that may match any path: a home
-	// holds hundreds of rules, and a path is checked only against those
-	// that can match it, in table order (match).
-	byFirst map[string][]*rule
-	always  []*rule
-}
-
-// index builds byFirst and always from rules.
-func (a *anchor) index() {
-	a.byFirst = make(map[string][]*rule, len(a.rules))
-	for i, r := range a.rules {
-		r.order = i
-		k, ok := r.firstSegment()
-		switch named, seen := a.byFirst[k]; {
-		case !ok:
-			a.always = append(a.always, r)
-		case seen:
-			a.byFirst[k] = append(named, r)
-		default:
-			// Most segments name one rule: share a.rules' array rather
-			// than allocate one. The capacity of 1 makes a second rule's
-			// append copy, never overwrite a.rules.
-			a.byFirst[k] = a.rules[i : i+1 : i+1]
-		}
-	}
-}
-
-// firstSegment is the lower-case first segment of every path r matches,
-// when there is one: exact and tree rules name it; a variant's backup
-// suffix may change a name without a slash, and a function or the
-// whole tree matches anything.
-func (r *rule) firstSegment() (string, bool) {
+// mayMatch reports whether r can match a path whose first segment,
+// lower-cased, is lower (which holds no "/"): a rule that names a first
+// segment matches only paths that begin with it; a variant's backup
+// suffix may change a name without a slash, and a function or the whole
+// tree matches anything.
+func (r *ruleDef) mayMatch(lower string) bool {
 	if r.kind == kFunc || r.sub == "" {
-		return "", false
+		return true
 	}
-	first, _, slash := strings.Cut(r.sub, "/")
-	if r.kind == kVariant && !slash {
-		return "", false
+	n := len(lower)
+	if len(r.sub) >= n && (len(r.sub) == n || r.sub[n] == '/') && asciiLowerIs(r.sub[:n], lower) {
+		return true // r's first segment is lower
 	}
-	return strings.ToLower(first), true
+	return r.kind == kVariant && strings.IndexByte(r.sub, '/') < 0
 }
 
-// match is the first rule of a, in table order, that matches rel.
-func (a *anchor) match(rel string) (Match, bool) {
+// matchAnchor is the first rule of a, in table order, that matches rel.
+// A rule is tried only when its first segment, lower-cased, is rel's
+// (lower): the rules are read where they lie, in the binary's data, and
+// scanned rather than indexed, since a hook checks a handful of paths
+// and building an index of them was most of the first check's cost.
+func (c *Checker) matchAnchor(a *anchorDef, rel string) (Match, bool) {
 	first, _, _ := strings.Cut(rel, "/")
-	named := a.byFirst[strings.ToLower(first)]
-	always := a.always
-	for len(named) > 0 || len(always) > 0 {
-		var r *rule
-		if len(always) == 0 || len(named) > 0 && named[0].order < always[0].order {
-			r, named = named[0], named[1:]
-		} else {
-			r, always = always[0], always[1:]
+	lower := strings.ToLower(first)
+	for i := range a.Rules {
+		r := &a.Rules[i]
+		if !c.keeps(r) {
+			continue
 		}
-		if r.matches(rel) {
+		if r.mayMatch(lower) && r.matches(rel) {
 			return r.match(), true
 		}
 	}
 	return Match{}, false
 }
+
+// asciiLowerIs reports whether strings.ToLower(s) == lower for an ASCII s
+// (the rule tables are ASCII: TestRulesASCII), without building it.
+func asciiLowerIs(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keeps reports whether c applies r: the secret.cli.* rules only with
+// Options.CLIConfigs.
+func (c *Checker) keeps(r *ruleDef) bool { return !r.cli || c.cli }
 
 type globMode uint8
 
@@ -131,55 +112,23 @@ type sample struct {
 	m    Match
 }
 
-// Checker holds the precompiled rule tables. It is immutable and safe for
-// concurrent use.
+// Checker applies the rule tables. It reads them where they lie, as the
+// compiler laid them out: a hook checks a few paths, and building lookup
+// tables in every process cost more than the checks. It is immutable and
+// safe for concurrent use.
 type Checker struct {
-	anchors     []anchor
-	fileVars    []*rule
-	abs         []*rule
-	base        map[string]*rule
-	ext         map[string]*rule
-	keyExact    map[string]*rule // alg -> rule for id_<alg>
-	keyVariant  map[string]*rule // alg -> rule for renamed id_<alg>
-	shape       map[string]*rule // shape rule id -> rule
-	dirBase     []*rule          // dirBaseDefs
-	claudeLocal *rule            // nil unless CLIConfigs
-	mcpJSON     *rule            // nil unless CLIConfigs
-	extra       []glob
-	allow       []glob
+	cli   bool // Options.CLIConfigs
+	extra []glob
+	allow []glob
 	// samples are built on the first search checked (sampleMatches):
 	// most processes check paths, not Glob/Grep filters.
 	samplesOnce sync.Once
 	samples     []sample
 }
 
-// ruleSlab holds a Checker's rules in one allocation: building the
-// default tables is first-use work of every hook that checks a path, and
-// a separate allocation per rule was most of it.
-type ruleSlab struct{ rules []rule }
-
-// newRule adds d's rule. The slab is sized for every rule up front
-// (countRules); were it short, append would move the later rules to a
-// new array, which is still correct since no rule is copied after its
-// pointer is handed out.
-func (s *ruleSlab) newRule(d *ruleDef) *rule {
-	s.rules = append(s.rules, rule{ruleDef: d, sub: strings.ToLower(d.sub)})
-	return &s.rules[len(s.rules)-1]
-}
-
-// countRules is an upper bound of the rules NewChecker makes.
-func countRules() int {
-	n := len(fileVarDefs) + len(absDefs) + len(basenameDefs) + len(extDefs) + len(dirBaseDefs) + len(shapeDefs) + 2*len(keyRules)
-	for _, a := range anchorDefs {
-		n += len(a.Rules)
-	}
-	return n
-}
-
 // match is what the rule reports. The reason is written when a path
-// matches rather than for every rule when the tables are built: the
-// tables are built in every hook process, and paths rarely match.
-func (r *rule) match() Match {
+// matches rather than for every rule up front: paths rarely match.
+func (r *ruleDef) match() Match {
 	kind := "secret file"
 	if r.cli {
 		kind = "coding-CLI credential or config file, protected because secret.cli rules are on"
@@ -191,71 +140,10 @@ func (r *rule) match() Match {
 	}
 }
 
-// NewChecker compiles the rule tables for o. All per-call work after this
-// is string comparison and a few map lookups.
+// NewChecker is a checker of the rule tables for o; only the user's globs
+// are compiled.
 func NewChecker(o Options) (*Checker, error) {
-	c := &Checker{
-		anchors:    make([]anchor, 0, len(anchorDefs)),
-		base:       make(map[string]*rule, len(basenameDefs)),
-		ext:        make(map[string]*rule, len(extDefs)),
-		keyExact:   make(map[string]*rule, len(keyRules)),
-		keyVariant: make(map[string]*rule, len(keyRules)),
-		shape:      make(map[string]*rule, len(shapeDefs)),
-	}
-	s := ruleSlab{rules: make([]rule, 0, countRules())}
-	keep := func(d *ruleDef) bool { return !d.cli || o.CLIConfigs }
-	for _, a := range anchorDefs {
-		an := anchor{v: a.Var, def: strings.ToLower(a.Default), rules: make([]*rule, 0, len(a.Rules))}
-		for i := range a.Rules {
-			if d := &a.Rules[i]; keep(d) {
-				an.rules = append(an.rules, s.newRule(d))
-			}
-		}
-		if len(an.rules) > 0 {
-			an.index()
-			c.anchors = append(c.anchors, an)
-		}
-	}
-	c.fileVars = make([]*rule, 0, len(fileVarDefs))
-	for i := range fileVarDefs {
-		r := s.newRule(&fileVarDefs[i])
-		r.sub = fileVarDefs[i].sub // variable name: keep case
-		c.fileVars = append(c.fileVars, r)
-	}
-	for i := range absDefs {
-		if d := &absDefs[i]; keep(d) {
-			c.abs = append(c.abs, s.newRule(d))
-		}
-	}
-	for i := range basenameDefs {
-		c.base[basenameDefs[i].sub] = s.newRule(&basenameDefs[i])
-	}
-	for i := range extDefs {
-		c.ext[extDefs[i].sub] = s.newRule(&extDefs[i])
-	}
-	c.dirBase = make([]*rule, 0, len(dirBaseDefs))
-	for i := range dirBaseDefs {
-		c.dirBase = append(c.dirBase, s.newRule(&dirBaseDefs[i]))
-	}
-	for i := range keyRules {
-		k := &keyRules[i]
-		c.keyExact[k.alg] = s.newRule(&k.exact)
-		c.keyVariant[k.alg] = s.newRule(&k.variant)
-	}
-	for i := range shapeDefs {
-		d := &shapeDefs[i]
-		if !keep(d) {
-			continue
-		}
-		switch {
-		case !d.cli:
-			c.shape[d.id] = s.newRule(d)
-		case i == len(shapeDefs)-2:
-			c.claudeLocal = s.newRule(d)
-		default:
-			c.mcpJSON = s.newRule(d)
-		}
-	}
+	c := &Checker{cli: o.CLIConfigs}
 	var err error
 	if c.extra, err = compileGlobs(o.Extra, true); err != nil {
 		return nil, err
@@ -509,13 +397,13 @@ func (c *Checker) globMatch(gs []glob, p, base string, env Env) int {
 
 func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 	hrel, hok := homeRel(p, env.Home)
-	for i := range c.anchors {
-		a := &c.anchors[i]
-		if a.v != "" && env.Vars != nil {
-			if v := env.Vars[a.v]; v != "" {
+	for i := range anchorDefs {
+		a := &anchorDefs[i]
+		if a.Var != "" && env.Vars != nil {
+			if v := env.Vars[a.Var]; v != "" {
 				if dir, ok := anchorDir(v, env); ok {
 					if rel, ok := relTo(p, dir); ok {
-						if m, ok := a.match(rel); ok {
+						if m, ok := c.matchAnchor(a, rel); ok {
 							return m, true
 						}
 					}
@@ -523,15 +411,16 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 			}
 		}
 		if hok {
-			if rel, ok := relTo(hrel, a.def); ok {
-				if m, ok := a.match(rel); ok {
+			if rel, ok := relTo(hrel, a.Default); ok {
+				if m, ok := c.matchAnchor(a, rel); ok {
 					return m, true
 				}
 			}
 		}
 	}
 	if env.Vars != nil {
-		for _, r := range c.fileVars {
+		for i := range fileVarDefs {
+			r := &fileVarDefs[i]
 			v := env.Vars[r.sub]
 			for v != "" {
 				one := v
@@ -546,25 +435,25 @@ func (c *Checker) matchAnchored(p string, env Env) (Match, bool) {
 			}
 		}
 	}
-	for _, r := range c.abs {
-		if strings.EqualFold(p, r.sub) {
+	for i := range absDefs {
+		if r := &absDefs[i]; c.keeps(r) && strings.EqualFold(p, r.sub) {
 			return r.match(), true
 		}
 	}
 	return Match{}, false
 }
 
-func matchRules(rs []*rule, rel string) (Match, bool) {
-	for _, r := range rs {
-		if r.matches(rel) {
-			return r.match(), true
+func matchRules(rs []ruleDef, rel string) (Match, bool) {
+	for i := range rs {
+		if rs[i].matches(rel) {
+			return rs[i].match(), true
 		}
 	}
 	return Match{}, false
 }
 
 // matches reports whether r matches the path rel.
-func (r *rule) matches(rel string) bool {
+func (r *ruleDef) matches(rel string) bool {
 	switch r.kind {
 	case kExact:
 		return strings.EqualFold(rel, r.sub)
@@ -678,7 +567,7 @@ func isBackupSuffix(s string) bool {
 // the vendored-tree test and the parent of settings.local.json).
 func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) {
 	lb := strings.ToLower(stripCopyMarker(base))
-	if r := c.base[lb]; r != nil {
+	if r := subIs(basenameDefs, lb); r != nil {
 		return r.match(), true
 	}
 	// Shape rules read prose as prose unless the file is known to exist.
@@ -687,31 +576,56 @@ func (c *Checker) matchBase(base, p string, exists bool, env Env) (Match, bool) 
 			return m, true
 		}
 	}
-	for _, r := range c.dirBase {
-		if n := len(r.sub); len(p) > n && p[len(p)-n-1] == '/' && strings.EqualFold(p[len(p)-n:], r.sub) {
+	for i := range dirBaseDefs {
+		if r := &dirBaseDefs[i]; len(p) > len(r.sub) && p[len(p)-len(r.sub)-1] == '/' && strings.EqualFold(p[len(p)-len(r.sub):], r.sub) {
 			return r.match(), true
 		}
 	}
 	if strings.HasPrefix(lb, "secrets.") && slices.Contains(secretsFileExts, lb[len("secrets."):]) {
-		return c.shape[idSecretsFile].match(), true
+		return shapeRule(idSecretsFile).match(), true
 	}
-	if c.mcpJSON != nil {
+	if c.cli {
 		if lb == ".mcp.json" {
-			return c.mcpJSON.match(), true
+			return cliShapeRule(1).match(), true
 		}
 		if lb == "settings.local.json" {
 			dir := p[:len(p)-len(base)]
 			dir = strings.TrimSuffix(dir, "/")
 			if strings.EqualFold(dir[strings.LastIndexByte(dir, '/')+1:], ".claude") {
-				return c.claudeLocal.match(), true
+				return cliShapeRule(0).match(), true
 			}
 		}
 	}
-	if r := c.ext[extOf(lb)]; r != nil && !vendored(p, env) {
+	if r := subIs(extDefs, extOf(lb)); r != nil && !vendored(p, env) {
 		return r.match(), true
 	}
 	return Match{}, false
 }
+
+// subIs is the rule of defs whose sub is name (the name and extension
+// tables hold each sub once: TestRuleSubsUnique), nil when none is.
+func subIs(defs []ruleDef, name string) *ruleDef {
+	for i := range defs {
+		if defs[i].sub == name {
+			return &defs[i]
+		}
+	}
+	return nil
+}
+
+// shapeRule is the shape rule id names (not a secret.cli one).
+func shapeRule(id string) *ruleDef {
+	for i := range shapeDefs {
+		if r := &shapeDefs[i]; !r.cli && r.id == id {
+			return r
+		}
+	}
+	panic("secrets: no shape rule " + id) // static tables; covered by tests
+}
+
+// cliShapeRule is the secret.cli shape rule i: 0 Claude Code's
+// settings.local.json, 1 .mcp.json (the last two of shapeDefs).
+func cliShapeRule(i int) *ruleDef { return &shapeDefs[len(shapeDefs)-2+i] }
 
 func (c *Checker) matchShape(lb string) (Match, bool) {
 	// .env.<variant>, unless any part is a template word.
@@ -733,22 +647,23 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 			rest = rest[i+1:]
 		}
 		if !template {
-			return c.shape[idEnvVariant].match(), true
+			return shapeRule(idEnvVariant).match(), true
 		}
 	}
 	// id_<alg> and its renamed copies.
 	if strings.HasPrefix(lb, "id_") {
-		for _, k := range keyRules {
+		for i := range keyRules {
+			k := &keyRules[i]
 			alg := k.alg
 			if !strings.HasPrefix(lb[3:], alg) {
 				continue
 			}
 			rest := lb[3+len(alg):]
 			if rest == "" {
-				return c.keyExact[alg].match(), true
+				return k.exact.match(), true
 			}
 			if renamedKey(rest) {
-				return c.keyVariant[alg].match(), true
+				return k.variant.match(), true
 			}
 			break
 		}
@@ -757,19 +672,19 @@ func (c *Checker) matchShape(lb string) (Match, bool) {
 	stem := dropExt(lb, backupExts)
 	for _, suf := range keySuffixAlgs {
 		if len(stem) > len(suf) && strings.HasSuffix(stem, suf) && nameChars(stem[:len(stem)-len(suf)]) {
-			return c.shape[idSSHKeyName].match(), true
+			return shapeRule(idSSHKeyName).match(), true
 		}
 	}
 	// credentials and its renamed copies (not credentials.json).
 	if strings.HasPrefix(lb, "credentials") {
 		rest := lb[len("credentials"):]
 		if rest == "" || isBackupSuffix(rest) {
-			return c.shape[idCredentials].match(), true
+			return shapeRule(idCredentials).match(), true
 		}
 		if rest[0] == '-' || rest[0] == '_' {
 			w := dropExt(rest[1:], backupExts)
 			if w != "" && strings.IndexByte(w, '.') < 0 && nameChars(w) {
-				return c.shape[idCredentials].match(), true
+				return shapeRule(idCredentials).match(), true
 			}
 		}
 	}

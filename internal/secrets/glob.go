@@ -135,10 +135,11 @@ func quickMatch(pat, name string) bool {
 // globDirs matches a pattern with globbed components against the anchored
 // home rules and the system rules, component by component.
 func (c *Checker) globDirs(p string, env Env) (Match, bool) {
-	try := func(rel string, rs []*rule, pre string) (Match, bool) {
+	try := func(rel string, rs []ruleDef, pre string) (Match, bool) {
 		pc := strings.Split(rel, "/")
-		for _, r := range rs {
-			if r.kind == kFunc || r.sub == "" && pre == "" {
+		for i := range rs {
+			r := &rs[i]
+			if !c.keeps(r) || r.kind == kFunc || r.sub == "" && pre == "" {
 				continue
 			}
 			full := r.sub
@@ -169,15 +170,15 @@ func (c *Checker) globDirs(p string, env Env) (Match, bool) {
 		return Match{}, false
 	}
 	if rel, ok := homeRel(p, env.Home); ok && rel != "" && anchorStart(rel) {
-		for i := range c.anchors {
-			a := &c.anchors[i]
-			if m, ok := try(rel, a.rules, a.def); ok {
+		for i := range anchorDefs {
+			a := &anchorDefs[i]
+			if m, ok := try(rel, a.Rules, a.Default); ok {
 				return m, true
 			}
 		}
 	}
 	if hasPrefixFold(p, "/etc/") || hasPrefixFold(p, "/private/etc/") {
-		return try(p[1:], systemRules(), "")
+		return try(p[1:], systemDefs, "")
 	}
 	return Match{}, false
 }

@@ -2,8 +2,8 @@ package secrets
 
 import "strings"
 
-// This file is the policy. The tables are plain data; NewChecker turns them
-// into lookup structures once.
+// This file is the policy. The tables are plain data, which the checker
+// reads where they lie.
 //
 // Decisions (corpus = shared/corpora/cc-safety-net-paths.tsv):
 //

@@ -489,3 +489,115 @@ func TestKeyRuleIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesASCII: the checker compares the tables' rules to lower-cased
+// input byte by byte (asciiLowerIs), which is strings.ToLower's answer
+// only for ASCII rules.
+func TestRulesASCII(t *testing.T) {
+	tables := map[string][]ruleDef{"fileVars": fileVarDefs, "abs": absDefs, "basename": basenameDefs,
+		"ext": extDefs, "dirBase": dirBaseDefs, "shape": shapeDefs, "system": systemDefs}
+	for _, a := range anchorDefs {
+		tables["anchor "+a.Var+" "+a.Default] = a.Rules
+		if !isASCII(a.Default) {
+			t.Errorf("anchor %q: default %q is not ASCII", a.Var, a.Default)
+		}
+	}
+	for name, defs := range tables {
+		for _, d := range defs {
+			if !isASCII(d.sub) {
+				t.Errorf("%s: rule %s: sub %q is not ASCII", name, d.id, d.sub)
+			}
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// TestRuleSubsUnique: a name or an extension has one rule (subIs finds
+// the first), and a shape rule id one rule outside secret.cli.
+func TestRuleSubsUnique(t *testing.T) {
+	for name, defs := range map[string][]ruleDef{"basename": basenameDefs, "ext": extDefs} {
+		seen := map[string]bool{}
+		for _, d := range defs {
+			if seen[d.sub] {
+				t.Errorf("%s: %q has two rules", name, d.sub)
+			}
+			seen[d.sub] = true
+		}
+	}
+	for _, id := range []string{idEnvVariant, idSSHKeyName, idSecretsFile, idCredentials} {
+		if r := shapeRule(id); r.id != id || r.cli {
+			t.Errorf("shapeRule(%s) = %+v", id, r)
+		}
+	}
+	for i, want := range []string{"Claude Code project-local settings", "MCP server config"} {
+		if r := cliShapeRule(i); !r.cli || r.label != want {
+			t.Errorf("cliShapeRule(%d) = %+v, want the secret.cli rule %q", i, r, want)
+		}
+	}
+}
+
+// TestAsciiLowerIs: the comparison is strings.ToLower's, non-ASCII input
+// included (a long s or a Kelvin sign folds to an ASCII letter under
+// strings.EqualFold, but does not lower to one).
+func TestAsciiLowerIs(t *testing.T) {
+	for _, tc := range []struct{ rule, in string }{
+		{".ssh", ".ssh"}, {".ssh", ".SSH"}, {"Library", "library"}, {"Library", "LIBRARY"}, {".ssh", ".ſsh"},
+		{".kube", ".\u212Aube"}, {".ssh", ".ss"}, {"", ""}, {".aws", ".aws2"},
+	} {
+		lower := strings.ToLower(tc.in)
+		if got, want := asciiLowerIs(tc.rule, lower), strings.ToLower(tc.rule) == lower; got != want {
+			t.Errorf("asciiLowerIs(%q, %q) = %v, want %v", tc.rule, lower, got, want)
+		}
+	}
+}
+
+// TestNewCheckerAllocs: the default tables are not copied into lookup
+// structures: making a checker without user globs is one allocation.
+func TestNewCheckerAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(50, func() {
+		if _, err := NewChecker(Options{CLIConfigs: true}); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 1 {
+		t.Errorf("NewChecker: %.0f allocations, want at most 1", n)
+	}
+}
+
+// TestMayMatch: an anchored rule is tried for a path exactly when its
+// first segment, lower-cased, is the path's, or it has none (a function,
+// the whole tree, a variant of a name without a slash).
+func TestMayMatch(t *testing.T) {
+	segs := []string{"", ".ssh", ".config", "library", ".aws2", ".s3cfg", "x", ".cache", ".kube"}
+	for _, a := range anchorDefs {
+		for _, r := range a.Rules {
+			first, _, slash := strings.Cut(r.sub, "/")
+			segs = append(segs, strings.ToLower(first), strings.ToLower(first)+"x")
+			if slash {
+				segs = append(segs, strings.ToLower(r.sub))
+			}
+		}
+	}
+	for _, a := range anchorDefs {
+		for i := range a.Rules {
+			r := &a.Rules[i]
+			first, _, slash := strings.Cut(r.sub, "/")
+			always := r.kind == kFunc || r.sub == "" || r.kind == kVariant && !slash
+			for _, seg := range segs {
+				if strings.Contains(seg, "/") {
+					continue
+				}
+				if got, want := r.mayMatch(seg), always || strings.ToLower(first) == seg; got != want {
+					t.Errorf("rule %s (%q): mayMatch(%q) = %v, want %v", r.id, r.sub, seg, got, want)
+				}
+			}
+		}
+	}
+}

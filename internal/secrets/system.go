@@ -1,9 +1,6 @@
 package secrets
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // System credential files: password hashes and privilege configuration.
 // They are secrets for every reader (shell commands and file tools alike):
@@ -24,24 +21,6 @@ var systemDefs = []ruleDef{
 	{id: "secret.system.sudoers", category: catStore, label: "sudo policy directory", sub: "private/etc/sudoers.d", kind: kTree},
 }
 
-// systemRules is built on first use, like the checker itself (a
-// sync.Once, not a package-level sync.OnceValue: see defaultChecker).
-var (
-	systemOnce  sync.Once
-	systemTable []*rule
-)
-
-func systemRules() []*rule {
-	systemOnce.Do(func() {
-		s := ruleSlab{rules: make([]rule, 0, len(systemDefs))}
-		systemTable = make([]*rule, len(systemDefs))
-		for i := range systemDefs {
-			systemTable[i] = s.newRule(&systemDefs[i])
-		}
-	})
-	return systemTable
-}
-
 // matchSystem checks an absolute canonical path against systemDefs. The
 // `-` suffix is the backup that shadow-utils writes (`/etc/shadow-`).
 func matchSystem(p string) (Match, bool) {
@@ -49,5 +28,5 @@ func matchSystem(p string) (Match, bool) {
 		return Match{}, false
 	}
 	rel := strings.TrimSuffix(p[1:], "-")
-	return matchRules(systemRules(), rel)
+	return matchRules(systemDefs, rel)
 }

@@ -394,7 +394,7 @@ func (e Expander) param(x *syntax.ParamExp, sc *Scope, depth int) (Word, bool) {
 		d := e.word(x.Exp.Word, sc, depth)
 		d.Taint |= val.Taint & TaintCred // ${TOKEN:-}: the variable is usually set
 		if x.Exp.Op == syntax.AssignUnset || x.Exp.Op == syntax.AssignUnsetOrNull {
-			sc.Vars[name] = d
+			sc.SetVar(name, d)
 		}
 		// Unknown variable: the default is what a fresh environment sees,
 		// and the interesting case for a guard.

@@ -66,7 +66,7 @@ func TestExpand(t *testing.T) {
 		{"${V:0:3}", []string{"one"}},
 	} {
 		sc := NewScope("/p")
-		sc.Vars["V"] = Lit("one two")
+		sc.SetVar("V", Lit("one two"))
 		sc.Pos, sc.HasPos = []Word{Lit("a b"), Lit("c")}, true
 		f, err := Parse("echo " + tc.src)
 		if err != nil {

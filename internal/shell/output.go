@@ -73,7 +73,7 @@ func PrintfOutput(args []Word, sc *Scope) Feed {
 	texts, t, ok := argTexts(args)
 	if name != "" && sc != nil {
 		if ok && len(texts) > 0 && IsName(name) {
-			sc.Vars[name] = Word{Text: printfText(texts[0], texts[1:]), Taint: t}
+			sc.SetVar(name, Word{Text: printfText(texts[0], texts[1:]), Taint: t})
 		} else {
 			delete(sc.Vars, name)
 		}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"path"
 	"strings"
 
@@ -36,40 +37,59 @@ type Scope struct {
 }
 
 // NewScope is the state at the start of a command run in cwd ("" when
-// unknown).
+// unknown). Its tables are made by the first write (SetVar, setFunc,
+// setCalling, NoteDownload): most commands define nothing, and a hook
+// walks a scope per command of a pipeline.
 func NewScope(cwd string) *Scope {
 	return &Scope{
-		Vars:      map[string]Word{},
-		Funcs:     map[string]*syntax.Stmt{},
-		Calling:   map[string]bool{},
-		Downloads: map[string]bool{},
-		Cwd:       cwd,
-		CwdOK:     cwd != "",
-		IFSOK:     true,
-		IFS:       " \t\n",
+		Cwd:   cwd,
+		CwdOK: cwd != "",
+		IFSOK: true,
+		IFS:   " \t\n",
 	}
 }
 
 // Clone is a copy for a subshell: changes to it do not reach s.
 func (s *Scope) Clone() *Scope {
 	c := *s
-	c.Vars = make(map[string]Word, len(s.Vars))
-	for k, v := range s.Vars {
-		c.Vars[k] = v
-	}
-	c.Funcs = make(map[string]*syntax.Stmt, len(s.Funcs))
-	for k, v := range s.Funcs {
-		c.Funcs[k] = v
-	}
-	c.Calling = make(map[string]bool, len(s.Calling))
-	for k, v := range s.Calling {
-		c.Calling[k] = v
-	}
-	c.Downloads = make(map[string]bool, len(s.Downloads))
-	for k, v := range s.Downloads {
-		c.Downloads[k] = v
-	}
+	c.Vars = cloneMap(s.Vars)
+	c.Funcs = cloneMap(s.Funcs)
+	c.Calling = cloneMap(s.Calling)
+	c.Downloads = cloneMap(s.Downloads)
 	return &c
+}
+
+// cloneMap is a copy of m, nil when m is empty: a scope makes its tables
+// on the first write.
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	if len(m) == 0 {
+		return nil
+	}
+	return maps.Clone(m)
+}
+
+// SetVar sets the variable name to w.
+func (sc *Scope) SetVar(name string, w Word) {
+	if sc.Vars == nil {
+		sc.Vars = map[string]Word{}
+	}
+	sc.Vars[name] = w
+}
+
+// setFunc defines the function name.
+func (sc *Scope) setFunc(name string, body *syntax.Stmt) {
+	if sc.Funcs == nil {
+		sc.Funcs = map[string]*syntax.Stmt{}
+	}
+	sc.Funcs[name] = body
+}
+
+// setCalling marks the function name as running.
+func (sc *Scope) setCalling(name string) {
+	if sc.Calling == nil {
+		sc.Calling = map[string]bool{}
+	}
+	sc.Calling[name] = true
 }
 
 // downloadKey is how a downloaded path is remembered: absolute when the
@@ -116,7 +136,12 @@ func (sc *Scope) CwdIf() string {
 
 // NoteDownload records that the command downloads to p (curl -o p): a
 // later command that runs p runs the download.
-func (sc *Scope) NoteDownload(p string) { sc.Downloads[downloadKey(sc, p)] = true }
+func (sc *Scope) NoteDownload(p string) {
+	if sc.Downloads == nil {
+		sc.Downloads = map[string]bool{}
+	}
+	sc.Downloads[downloadKey(sc, p)] = true
+}
 
 // Chdir changes sc's working directory as cd w would (the home when w
 // is empty or ~, the previous one for -), keeping the one it leaves as

@@ -4,7 +4,7 @@ import "testing"
 
 func TestScopeCloneIsApart(t *testing.T) {
 	s := NewScope("/p")
-	s.Vars["A"] = Lit("1")
+	s.SetVar("A", Lit("1"))
 	c := s.Clone()
 	c.Vars["A"], c.Cwd = Lit("2"), "/q"
 	c.NoteDownload("x.sh")
@@ -44,5 +44,27 @@ func TestChdir(t *testing.T) {
 	}
 	if sc.Chdir(Lit("/abs"), ""); !sc.CwdOK || sc.Cwd != "/abs" {
 		t.Errorf("cd /abs from an unknown directory: %q %v", sc.Cwd, sc.CwdOK)
+	}
+}
+
+// TestScopeTablesOnFirstWrite: a scope makes its tables when first
+// written, and a clone's first write, like the scope's after it, stays
+// its own; a scope and a clone of it are one allocation each until then.
+func TestScopeTablesOnFirstWrite(t *testing.T) {
+	s := NewScope("/p")
+	c := s.Clone()
+	c.SetVar("A", Lit("1"))
+	c.setFunc("f", nil)
+	c.setCalling("f")
+	c.NoteDownload("x.sh")
+	if len(s.Vars) != 0 || len(s.Funcs) != 0 || len(s.Calling) != 0 || s.Downloaded("x.sh") {
+		t.Errorf("the clone's first writes reached the scope: %+v", s)
+	}
+	s.SetVar("B", Lit("2"))
+	if _, ok := c.Vars["B"]; ok || c.Vars["A"].Text != "1" || !c.Calling["f"] || !c.Downloaded("x.sh") {
+		t.Errorf("the clone lost its writes or saw the scope's: %+v", c)
+	}
+	if n := testing.AllocsPerRun(20, func() { NewScope("/p").Clone() }); n > 2 {
+		t.Errorf("a scope and its clone: %.0f allocations, want 2", n)
 	}
 }

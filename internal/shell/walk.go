@@ -279,7 +279,7 @@ func (w *Walk) command(cmd syntax.Command, sc *Scope, depth int, in Feed, redirs
 			// accepts it, so its body is walked as run here.
 			return w.Stmt(x.Body, sc, depth, in)
 		}
-		sc.Funcs[x.Name.Value] = x.Body
+		sc.setFunc(x.Name.Value, x.Body)
 		w.Judge.Defined(x.Name.Value, x.Body, sc)
 	case *syntax.TimeClause:
 		return w.Stmt(timeBody(x.Stmt), sc, depth, in)
@@ -341,12 +341,12 @@ func (w *Walk) forWords(x *syntax.ForClause, wi *syntax.WordIter, sc *Scope, dep
 	switch {
 	case static:
 		for _, it := range items[:len(items)-1] {
-			sc.Vars[wi.Name.Value] = it
+			sc.SetVar(wi.Name.Value, it)
 			w.Stmts(x.Do, sc, depth, in)
 		}
-		sc.Vars[wi.Name.Value] = items[len(items)-1]
+		sc.SetVar(wi.Name.Value, items[len(items)-1])
 	case len(items) == 1 && !items[0].Dyn:
-		sc.Vars[wi.Name.Value] = items[0]
+		sc.SetVar(wi.Name.Value, items[0])
 	default:
 		delete(sc.Vars, wi.Name.Value)
 	}
@@ -506,7 +506,7 @@ func (w *Walk) assign(as *syntax.Assign, sc *Scope, depth int) {
 	if name == "IFS" {
 		sc.IFSOK, sc.IFS = !v.Dyn, v.Text
 	}
-	sc.Vars[name] = v
+	sc.SetVar(name, v)
 	w.Judge.Assigned(name, v, sc, depth)
 }
 
@@ -612,7 +612,7 @@ func (w *Walk) callFunc(name string, body *syntax.Stmt, args []Word, sc *Scope, 
 	w.Judge.Called(name)
 	savedPos, savedHas := sc.Pos, sc.HasPos
 	sc.Pos, sc.HasPos = args, true
-	sc.Calling[name] = true
+	sc.setCalling(name)
 	out := w.Stmt(body, sc, depth+1, in)
 	delete(sc.Calling, name)
 	sc.Pos, sc.HasPos = savedPos, savedHas

@@ -3,9 +3,6 @@ package shell
 import (
 	"slices"
 	"strings"
-
-	"github.com/atreides-dev/atreides/internal/lazy"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // OptScan describes a program's options the way GNU getopt reads them:
@@ -135,7 +132,7 @@ func External(sc *Scope, wrapper string) *Scope {
 		return sc
 	}
 	c := sc.Clone()
-	c.Funcs = map[string]*syntax.Stmt{}
+	c.Funcs = nil
 	return c
 }
 
@@ -154,43 +151,71 @@ type wrapper struct {
 	none []string
 }
 
-func skip(valued string) wrapper { return wrapper{valued: valued} }
-
-func getopt(n int, valued string, long ...string) wrapper {
-	return wrapper{scan: true, valued: valued, long: long, operands: n}
+// namedWrapper is a wrapper's program name and how it reads its words.
+type namedWrapper struct {
+	name string
+	w    wrapper
 }
 
-// wrappers are the programs that run the rest of their words as a
+// wrapperTable lists the programs that run the rest of their words as a
 // command, changing only how (priority, tracing, a namespace, a lock):
-// the command is judged like one typed directly.
-var wrappers = lazy.Value[map[string]wrapper]{New: func() map[string]wrapper {
-	return map[string]wrapper{
-		"builtin": skip(""), "exec": skip("a"), "nohup": skip(""), "time": skip("of"), "setsid": skip(""),
-		"caffeinate": skip("tw"), "fakeroot": skip(""), "torsocks": skip(""), "proxychains": skip("f"),
-		"proxychains4": skip("f"), "strace": skip("oepsSuEXPIab"), "ltrace": skip("oepsuAnaDlLxXF"),
-		"xvfb-run": skip("nslfe"), "dbus-run-session": skip(""), "firejail": skip(""), "wine": skip(""),
-		"!": skip(""), "then": skip(""), "do": skip(""), "unbuffer": skip(""),
-		"nice":    {valued: "n", long: []string{"--adjustment"}, internal: true},
-		"timeout": {valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1, internal: true},
-		"nsenter": getopt(0, "tSG", "--target", "--setuid", "--setgid"),
-		"unshare": getopt(0, "RwSG", "--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
-			"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"),
-		"chroot":          getopt(1, "", "--userspec", "--groups"),
-		"stdbuf":          getopt(0, "ioe", "--input", "--output", "--error"),
-		"systemd-inhibit": getopt(0, "", "--what", "--who", "--why", "--mode"),
-		"cgexec":          getopt(0, "g"),
-		"numactl":         getopt(0, "ipmCN", "--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"),
-		"sandbox-exec":    getopt(0, "npfD"),
-		"eatmydata":       getopt(0, ""),
-		"setpriv": getopt(0, "", "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
-			"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
-			"--apparmor-profile", "--landlock-access", "--landlock-rule"),
-		"ionice": {scan: true, valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"},
-			none: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},
-		"chrt": {scan: true, valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
-			operands: 1, none: []string{"-p", "--pid", "-m", "--max"}},
+// the command is judged like one typed directly. It is sorted by name
+// (wrapperOf searches it; a test holds the order) and is static data the
+// compiler lays out: a map here was built in every hook that checked a
+// command. scan says getopt reads the options, else they are skipped.
+var wrapperTable = [...]namedWrapper{
+	{"!", wrapper{}},
+	{"builtin", wrapper{}},
+	{"caffeinate", wrapper{valued: "tw"}},
+	{"cgexec", wrapper{scan: true, valued: "g"}},
+	{"chroot", wrapper{scan: true, long: []string{"--userspec", "--groups"}, operands: 1}},
+	{"chrt", wrapper{scan: true, valued: "TPD", long: []string{"--sched-runtime", "--sched-period", "--sched-deadline"},
+		operands: 1, none: []string{"-p", "--pid", "-m", "--max"}}},
+	{"dbus-run-session", wrapper{}},
+	{"do", wrapper{}},
+	{"eatmydata", wrapper{scan: true}},
+	{"exec", wrapper{valued: "a"}},
+	{"fakeroot", wrapper{}},
+	{"firejail", wrapper{}},
+	{"ionice", wrapper{scan: true, valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"},
+		none: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}}},
+	{"ltrace", wrapper{valued: "oepsuAnaDlLxXF"}},
+	{"nice", wrapper{valued: "n", long: []string{"--adjustment"}, internal: true}},
+	{"nohup", wrapper{}},
+	{"nsenter", wrapper{scan: true, valued: "tSG", long: []string{"--target", "--setuid", "--setgid"}}},
+	{"numactl", wrapper{scan: true, valued: "ipmCN", long: []string{"--interleave", "--preferred", "--membind", "--physcpubind", "--cpunodebind"}}},
+	{"proxychains", wrapper{valued: "f"}},
+	{"proxychains4", wrapper{valued: "f"}},
+	{"sandbox-exec", wrapper{scan: true, valued: "npfD"}},
+	{"setpriv", wrapper{scan: true, long: []string{"--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups",
+		"--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+		"--apparmor-profile", "--landlock-access", "--landlock-rule"}}},
+	{"setsid", wrapper{}},
+	{"stdbuf", wrapper{scan: true, valued: "ioe", long: []string{"--input", "--output", "--error"}}},
+	{"strace", wrapper{valued: "oepsSuEXPIab"}},
+	{"systemd-inhibit", wrapper{scan: true, long: []string{"--what", "--who", "--why", "--mode"}}},
+	{"then", wrapper{}},
+	{"time", wrapper{valued: "of"}},
+	{"timeout", wrapper{valued: "sk", long: []string{"--signal", "--kill-after"}, operands: 1, internal: true}},
+	{"torsocks", wrapper{}},
+	{"unbuffer", wrapper{}},
+	{"unshare", wrapper{scan: true, valued: "RwSG", long: []string{"--root", "--wd", "--setuid", "--setgid", "--propagation", "--setgroups",
+		"--map-user", "--map-group", "--map-users", "--map-groups", "--monotonic", "--boottime"}}},
+	{"wine", wrapper{}},
+	{"xvfb-run", wrapper{valued: "nslfe"}},
+}
+
+// wrapperOf is how the wrapper name reads its words; ok is false for a
+// program that is no such wrapper.
+func wrapperOf(name string) (w *wrapper, ok bool) {
+	i, ok := slices.BinarySearchFunc(wrapperTable[:], name, func(n namedWrapper, name string) int {
+		return strings.Compare(n.name, name)
+	})
+	if !ok {
+		return nil, false
 	}
-}}
+	return &wrapperTable[i].w, true
+}
 
 // Wrapped is what a wrapper runs: the command Args, or shell text it
 // hands to a shell (Carried), in Scope. Unknown says it runs something
@@ -208,25 +233,47 @@ type Wrapped struct {
 	Unknown bool
 }
 
-// carriers are the wrappers that may run shell text as well as a
-// command, or decide where the command runs.
-var carriers = lazy.Value[map[string]func(name string, args []Word, sc *Scope, home string) Wrapped]{New: func() map[string]func(name string, args []Word, sc *Scope, home string) Wrapped {
-	return map[string]func(name string, args []Word, sc *Scope, home string) Wrapped{
-		"npx": npx, "pnpx": npx, "bunx": npx,
-		"nix-shell": nixShell, "direnv": direnvExec, "flock": flock, "systemd-run": systemdRun,
-		"xargs": xargs,
-	}
-}}
+// carrier reads a wrapper that may run shell text as well as a command,
+// or decides where the command runs.
+type carrier func(name string, args []Word, sc *Scope, home string) Wrapped
 
-// Wrappers lists the programs Unwrap reads.
+// carrierNames are the carriers, sorted; carrierOf dispatches them.
+var carrierNames = [...]string{"bunx", "direnv", "flock", "nix-shell", "npx", "pnpx", "systemd-run", "xargs"}
+
+// carrierOf is the carrier called name, nil for any other program. A
+// switch, not a table: the carriers unwrap commands themselves, and a
+// table of them would be an initialization cycle.
+func carrierOf(name string) carrier {
+	switch name {
+	case "npx", "pnpx", "bunx":
+		return npx
+	case "nix-shell":
+		return nixShell
+	case "direnv":
+		return direnvExec
+	case "flock":
+		return flock
+	case "systemd-run":
+		return systemdRun
+	case "xargs":
+		return xargs
+	}
+	return nil
+}
+
+// IsWrapper reports whether Unwrap reads the program name.
+func IsWrapper(name string) bool {
+	_, ok := wrapperOf(name)
+	return ok || carrierOf(name) != nil
+}
+
+// Wrappers lists the programs Unwrap reads, sorted.
 func Wrappers() []string {
-	names := make([]string, 0, len(wrappers.Get())+len(carriers.Get()))
-	for n := range wrappers.Get() {
-		names = append(names, n)
+	names := make([]string, 0, len(wrapperTable)+len(carrierNames))
+	for _, n := range wrapperTable {
+		names = append(names, n.name)
 	}
-	for n := range carriers.Get() {
-		names = append(names, n)
-	}
+	names = append(names, carrierNames[:]...)
 	slices.Sort(names)
 	return names
 }
@@ -236,10 +283,10 @@ func Wrappers() []string {
 // then programs, not keywords of the shell; home is the home directory.
 // ok is false for a program that is not such a wrapper.
 func Unwrap(name string, args []Word, assigns bool, sc *Scope, home string) (Wrapped, bool) {
-	if f, ok := carriers.Get()[name]; ok {
+	if f := carrierOf(name); f != nil {
 		return f(name, args, sc, home), true
 	}
-	w, ok := wrappers.Get()[name]
+	w, ok := wrapperOf(name)
 	if !ok {
 		return Wrapped{}, false
 	}

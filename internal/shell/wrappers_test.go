@@ -42,7 +42,7 @@ func TestUnwrap(t *testing.T) {
 	} {
 		argv := words(tc.cmd)
 		sc := NewScope("/p")
-		sc.Funcs["f"] = &syntax.Stmt{}
+		sc.setFunc("f", &syntax.Stmt{})
 		w, ok := Unwrap(argv[0].Text, argv[1:], tc.assigns, sc, "/home/u")
 		inner, in := w.Args, w.Scope
 		if !ok {
@@ -71,6 +71,33 @@ func TestUnwrap(t *testing.T) {
 	}
 	if !slices.IsSorted(Wrappers()) || !slices.Contains(Wrappers(), "nohup") || !slices.Contains(Wrappers(), "flock") {
 		t.Errorf("Wrappers() = %q: want the names, sorted", Wrappers())
+	}
+}
+
+// TestWrapperTables: wrapperOf's binary search needs wrapperTable sorted
+// with one row per name, and every listed carrier must dispatch, else a
+// wrapper would be read as a plain program.
+func TestWrapperTables(t *testing.T) {
+	for i := 1; i < len(wrapperTable); i++ {
+		if wrapperTable[i-1].name >= wrapperTable[i].name {
+			t.Errorf("wrapperTable: %q before %q: want strictly sorted names", wrapperTable[i-1].name, wrapperTable[i].name)
+		}
+	}
+	for _, n := range carrierNames {
+		if carrierOf(n) == nil {
+			t.Errorf("carrier %q: carrierOf has no case for it", n)
+		}
+		if _, ok := wrapperOf(n); ok {
+			t.Errorf("%q is both a carrier and a plain wrapper", n)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{{"nohup", true}, {"!", true}, {"xvfb-run", true}, {"xargs", true}, {"npx", true}, {"sudo", false}, {"", false}, {"nohu", false}} {
+		if got := IsWrapper(tc.name); got != tc.want {
+			t.Errorf("IsWrapper(%q) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }
 

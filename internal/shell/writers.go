@@ -4,8 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/atreides-dev/atreides/internal/lazy"
 )
 
 // Recorder receives what the writers find a command writes, in the order
@@ -48,34 +46,122 @@ type Recorder interface {
 
 // WriterOf is what knows where the program name writes, nil when this
 // package does not model it. home is the home directory (git -C ~).
-func WriterOf(name string) Writer { return writers.Get()[name] }
+// Switches, not a table: a hook asks for a few programs, and building a
+// map of every writer was first-use work of every command checked.
+func WriterOf(name string) Writer {
+	if w := fileWriterOf(name); w != nil {
+		return w
+	}
+	if w := archiverOf(name); w != nil {
+		return w
+	}
+	return formatterOf(name)
+}
+
+// fileWriterOf: the programs that write, move, link or edit files.
+func fileWriterOf(name string) Writer {
+	switch name {
+	case "rm", "rmdir", "unlink", "sponge":
+		return wOperands("")
+	case "shred":
+		return wOperands("ns", "--iterations", "--size")
+	case "touch":
+		return wOperands("dtr", "--date", "--reference")
+	case "mkdir":
+		return wOperands("m", "--mode")
+	case "mkfifo":
+		return wOperands("mZ", "--mode")
+	case "tee":
+		return wContent("")
+	case "truncate":
+		return wContent("sr", "--size", "--reference")
+	case "chmod":
+		return wChmod
+	case "chown", "chgrp":
+		return wAfterFirst("", "--reference")
+	case "setfacl":
+		return wOperands("mMxX", "--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file")
+	case "chattr":
+		return wAfterFirst("pv")
+	case "ed":
+		return wOperands("p", "--prompt")
+	case "ex":
+		return wOperands("cs")
+	case "cp", "mv", "install", "ln":
+		return wCopy
+	case "rsync":
+		return wRsync
+	case "dd":
+		return wDD
+	case "sed":
+		return wInPlace("efl", "--expression", "--file", "--line-length")
+	case "perl", "ruby":
+		return wPerlRuby
+	case "sort":
+		return wOutputOpt('o', "--output")
+	case "split", "csplit":
+		return wSplit
+	case "patch":
+		return wPatch
+	case "git":
+		return wGit
+	case "sudoedit":
+		return wContent("ugpCDhrtTRU")
+	case "sudo":
+		return wSudoEdit
+	case "vim", "vi", "nvim":
+		return wVim
+	case "find":
+		return wFind
+	case "yq":
+		return wYq
+	}
+	return nil
+}
+
+// archiverOf: the programs that pack and unpack archives.
+func archiverOf(name string) Writer {
+	switch name {
+	case "tar", "bsdtar":
+		return wTar
+	case "unzip":
+		return wUnzip
+	case "7z":
+		return wUnpack("x", "e")
+	case "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd":
+		return wCompress
+	case "zip":
+		return wZip
+	}
+	return nil
+}
+
+// formatterOf: the code formatters and fixers that rewrite files.
+func formatterOf(name string) Writer {
+	switch name {
+	case "gofmt", "goimports", "shfmt":
+		return wFormatter("-w", "-l -d")
+	case "prettier":
+		return wFormatter("--write", "--check -c")
+	case "eslint":
+		return wFormatter("--fix", "")
+	case "black":
+		return wFormatter("", "--check --diff")
+	case "isort":
+		return wFormatter("", "--check --check-only --diff")
+	case "autopep8":
+		return wFormatter("-i --in-place", "")
+	case "clang-format":
+		return wFormatter("-i", "")
+	case "rustfmt":
+		return wFormatter("", "--check")
+	case "ruff":
+		return wRuff
+	}
+	return nil
+}
 
 type Writer func(r Recorder, c *Command, home string)
-
-// writers know where a program writes. Built on first use.
-var writers = lazy.Value[map[string]Writer]{New: func() map[string]Writer {
-	return map[string]Writer{
-		"rm": wOperands(""), "rmdir": wOperands(""), "unlink": wOperands(""), "shred": wOperands("ns", "--iterations", "--size"),
-		"touch": wOperands("dtr", "--date", "--reference"), "mkdir": wOperands("m", "--mode"), "mkfifo": wOperands("mZ", "--mode"),
-		"tee": wContent(""), "sponge": wOperands(""), "truncate": wContent("sr", "--size", "--reference"),
-		"chmod": wChmod, "chown": wAfterFirst("", "--reference"), "chgrp": wAfterFirst("", "--reference"),
-		"setfacl": wOperands("mMxX", "--modify", "--modify-file", "--remove", "--remove-file", "--set", "--set-file"),
-		"chattr":  wAfterFirst("pv"), "ed": wOperands("p", "--prompt"), "ex": wOperands("cs"),
-		"cp": wCopy, "mv": wCopy, "install": wCopy, "ln": wCopy, "rsync": wRsync, "dd": wDD,
-		"sed": wInPlace("efl", "--expression", "--file", "--line-length"), "perl": wPerlRuby, "ruby": wPerlRuby,
-		"sort": wOutputOpt('o', "--output"), "split": wSplit, "csplit": wSplit,
-		"tar": wTar, "bsdtar": wTar, "unzip": wUnzip, "7z": wUnpack("x", "e"),
-		"gzip": wCompress, "gunzip": wCompress, "bzip2": wCompress, "bunzip2": wCompress, "xz": wCompress,
-		"unxz": wCompress, "zstd": wCompress, "unzstd": wCompress, "zip": wZip,
-		"patch": wPatch, "git": wGit, "sudoedit": wContent("ugpCDhrtTRU"), "sudo": wSudoEdit,
-		"vim": wVim, "vi": wVim, "nvim": wVim,
-		"gofmt": wFormatter("-w", "-l -d"), "goimports": wFormatter("-w", "-l -d"), "shfmt": wFormatter("-w", "-l -d"),
-		"prettier": wFormatter("--write", "--check -c"), "eslint": wFormatter("--fix", ""),
-		"black": wFormatter("", "--check --diff"), "isort": wFormatter("", "--check --check-only --diff"),
-		"autopep8": wFormatter("-i --in-place", ""), "clang-format": wFormatter("-i", ""), "rustfmt": wFormatter("", "--check"),
-		"ruff": wRuff, "find": wFind, "yq": wYq,
-	}
-}}
 
 // wOperands: every operand is written (rm, touch, mkdir).
 func wOperands(short string, long ...string) Writer {
