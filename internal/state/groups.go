@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -210,8 +211,9 @@ func splitRecord(b []byte, kind byte, version int) (raw, error) {
 // old. A group that was not decoded must not have been changed: its value
 // in v must still be empty, or the change would be lost; that is an error.
 func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups Groups, old *raw, dst []byte) ([]byte, error) {
-	// One allocation each for the record and the section at hand, in
-	// the common case: a record grows by one event's worth at a time.
+	// One allocation for the record, in the common case: a record grows
+	// by one event's worth at a time, and each section is encoded in
+	// place ([encodeSection]).
 	size := 64
 	for _, b := range old {
 		size += len(b)
@@ -219,32 +221,71 @@ func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups
 	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))
-	body := binrec.Writer{B: make([]byte, 0, size)}
-	c := binrec.Encoder(&body)
+	c := binrec.Encoder(w)
 	for tag := range maxSections {
-		body.B = body.B[:0]
 		if tag >= len(secs) || !secs[tag].known() {
 			// A section this build does not know: a newer build's group,
 			// or a feature not linked in.
-			putSection(w, tag, []byte(old[tag]))
+			putSection(w, tag, old[tag])
 			continue
 		}
 		sec := &secs[tag]
-		sec.encode(c, v)
-		fresh := sec.group == 0 || groups&sec.group != 0
-		if !fresh {
-			if len(body.B) > 0 {
-				return nil, fmt.Errorf("the %s group was changed by a handler that did not declare it", sec.name)
-			}
-			body.B = append(body.B, old[tag]...)
+		if sec.group == 0 || groups&sec.group != 0 {
+			encodeSection(c, sec, tag, v, len(old[tag]))
+			continue
 		}
-		putSection(w, tag, body.B)
+		start := len(w.B)
+		if sec.encode(c, v); len(w.B) > start {
+			return nil, fmt.Errorf("the %s group was changed by a handler that did not declare it", sec.name)
+		}
+		putSection(w, tag, old[tag])
 	}
 	w.Uint(endMark)
 	return w.B, nil
 }
 
-func putSection(w *binrec.Writer, tag int, body []byte) {
+// encodeSection appends the section at tag of v to the Writer of c, with
+// its tag and length, or nothing for an empty group. It is encoded in
+// place, after room for a length of as many bytes as the stored one's
+// (was, its length), and moved only when its length needs more or fewer:
+// a section copied out of a buffer of its own would cost a record's size
+// more in every save.
+func encodeSection[T any](c *binrec.Codec, sec *section[T], tag int, v *T, was int) {
+	w := c.W
+	start := len(w.B)
+	w.Uint(uint64(tag))
+	at := len(w.B) // where the length goes
+	room := uvarintLen(uint64(was))
+	w.B = append(w.B, lengthRoom[:room]...)
+	sec.encode(c, v)
+	n := len(w.B) - at - room
+	if n == 0 {
+		w.B = w.B[:start]
+		return
+	}
+	if need := uvarintLen(uint64(n)); need != room {
+		if need > room {
+			w.B = append(w.B, lengthRoom[:need-room]...)
+		}
+		copy(w.B[at+need:], w.B[at+room:at+room+n])
+		w.B, room = w.B[:at+need+n], need
+	}
+	binary.PutUvarint(w.B[at:at+room], uint64(n))
+}
+
+// lengthRoom is the room encodeSection makes for a section's length.
+var lengthRoom [binary.MaxVarintLen64]byte
+
+// uvarintLen is the length of v's uvarint encoding.
+func uvarintLen(v uint64) int {
+	n := 1
+	for ; v >= 0x80; v >>= 7 {
+		n++
+	}
+	return n
+}
+
+func putSection(w *binrec.Writer, tag int, body string) {
 	if len(body) == 0 {
 		return
 	}

@@ -322,7 +322,7 @@ func TestNewerSectionsKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &binrec.Writer{B: append([]byte(nil), b[:len(b)-1]...)} // drop the end mark
-	putSection(w, maxSections-1, []byte("from the future"))
+	putSection(w, maxSections-1, "from the future")
 	w.Uint(endMark)
 	rec, err := splitRecord(w.B, kindSession, SessionVersion)
 	if err != nil {
@@ -400,5 +400,44 @@ func TestLoadRecordsOnDemand(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "pad group was changed") {
 		t.Errorf("a change to a record not loaded: %v", err)
+	}
+}
+
+// TestSectionLengthRoom: a section encoded in place, after room for as
+// long a length as the stored section's, comes out as one encoded on its
+// own, whether its length needs more bytes than the stored one's, fewer,
+// or as many.
+func TestSectionLengthRoom(t *testing.T) {
+	type blob struct{ s string }
+	secs := []section[blob]{newSection(0, "blob", func(b *blob, c *binrec.Codec) { c.Str(&b.s) })}
+	for _, tc := range []struct {
+		name    string
+		was, is int // the stored section's length, and the string's
+	}{
+		{"none stored, short", 0, 10},
+		{"none stored, two-byte length", 0, 200},
+		{"none stored, three-byte length", 0, 20000},
+		{"shrinks to one byte", 300, 10},
+		{"shrinks to two bytes", 20000, 300},
+		{"grows to three bytes", 300, 20000},
+		{"same size", 300, 400},
+		{"at the edge", 127, 127},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := &blob{s: strings.Repeat("x", tc.is)}
+			got, err := encodeRecord('B', 1, secs, v, NoGroups, &raw{0: strings.Repeat("o", tc.was)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := binrec.Writer{}
+			body.Str(v.s)
+			want := &binrec.Writer{B: []byte{magic, 'B'}}
+			want.Uint(1)
+			putSection(want, 0, string(body.B))
+			want.Uint(endMark)
+			if !bytes.Equal(got, want.B) {
+				t.Errorf("got %d bytes %.40q..., want %d bytes %.40q...", len(got), got, len(want.B), want.B)
+			}
+		})
 	}
 }
