@@ -106,19 +106,25 @@ func decodeProject(b []byte, groups Groups) (*Project, *raw, error) {
 }
 
 // EncodeSession encodes a session for storage, in the current version.
-func EncodeSession(s *Session) []byte {
+func EncodeSession(s *Session) []byte { return encodeSession(nil, s) }
+
+// encodeSession is [EncodeSession] appended to dst.
+func encodeSession(dst []byte, s *Session) []byte {
 	ready()
 	s.Version = SessionVersion
-	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindSession, SessionVersion, sessionSections[:], s, AllGroups, &raw{}, dst)
 	return b
 }
 
 // EncodeProject encodes the project record for storage, in the current
 // version.
-func EncodeProject(p *Project) []byte {
+func EncodeProject(p *Project) []byte { return encodeProject(nil, p) }
+
+// encodeProject is [EncodeProject] appended to dst.
+func encodeProject(dst []byte, p *Project) []byte {
 	ready()
 	p.Version = ProjectVersion
-	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:], p, AllGroups, &raw{}, nil)
+	b, _ := encodeRecord(kindProject, ProjectVersion, projectSections[:], p, AllGroups, &raw{}, dst)
 	return b
 }
 

@@ -167,6 +167,19 @@ type raw [maxSections]string
 
 const maxSections = 16
 
+// room is how many bytes a record of the sections is given to be encoded
+// in: a record grows by one event's worth at a time. A nil raw (a record
+// decoded in full) has no sections.
+func (r *raw) room() int {
+	size := 64
+	if r != nil {
+		for _, b := range r {
+			size += len(b)
+		}
+	}
+	return size + size/4
+}
+
 // splitRecord checks a binary record's head and splits it into sections.
 func splitRecord(b []byte, kind byte, version int) (raw, error) {
 	var out raw
@@ -211,14 +224,10 @@ func splitRecord(b []byte, kind byte, version int) (raw, error) {
 // old. A group that was not decoded must not have been changed: its value
 // in v must still be empty, or the change would be lost; that is an error.
 func encodeRecord[T any](kind byte, version int, secs []section[T], v *T, groups Groups, old *raw, dst []byte) ([]byte, error) {
-	// One allocation for the record, in the common case: a record grows
-	// by one event's worth at a time, and each section is encoded in
-	// place ([encodeSection]).
-	size := 64
-	for _, b := range old {
-		size += len(b)
-	}
-	w := &binrec.Writer{B: slices.Grow(dst, size+size/4)}
+	// One allocation for the record, in the common case ([raw.room]),
+	// none when dst has the room; each section is encoded in place
+	// ([encodeSection]).
+	w := &binrec.Writer{B: slices.Grow(dst, old.room())}
 	w.B = append(w.B, magic, kind)
 	w.Uint(uint64(version))
 	c := binrec.Encoder(w)

@@ -97,7 +97,7 @@ func LoadBytes(session, project []byte, id, host string, now time.Time, groups G
 // Save writes back the records whose encoding changed ([Loaded.Encode]);
 // an event that changed nothing writes nothing.
 func (l *Loaded) Save(tx *store.Tx) error {
-	sess, proj, err := l.Encode()
+	sess, proj, err := l.encode(sessionBuffer(l.Session.ID, l.sessRec.room()), projectBuffer(l.projRec.room()))
 	if err != nil {
 		return err
 	}
@@ -131,15 +131,19 @@ func (l *Loaded) Save(tx *store.Tx) error {
 // group that was not loaded has a value: a handler changed a group it did
 // not declare, and saving would lose either that change or the stored
 // group.
-func (l *Loaded) Encode() (session, project []byte, err error) {
+func (l *Loaded) Encode() (session, project []byte, err error) { return l.encode(nil, nil) }
+
+// encode is [Loaded.Encode] of each record appended to its buffer (of
+// putSession and putProject, or nothing).
+func (l *Loaded) encode(sessBuf, projBuf []byte) (session, project []byte, err error) {
 	ready()
 	if l.Session.ID != "" {
 		l.Session.Version = SessionVersion
-		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections[:], l.Session, l.groups, l.sessRec)
+		b, err := encodeLoaded(kindSession, SessionVersion, sessionSections[:], l.Session, l.groups, l.sessRec, sessBuf)
 		if err != nil {
 			return nil, nil, fmt.Errorf("save session %s: %w", l.Session.ID, err)
 		}
-		if !bytes.Equal(b, l.sessStored) || l.sessMove {
+		if !bytes.Equal(b[len(sessBuf):], l.sessStored) || l.sessMove {
 			session = b
 		}
 	}
@@ -149,11 +153,11 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 		}
 	}
 	l.Project.Version = ProjectVersion
-	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections[:], l.Project, l.groups, l.projRec)
+	b, err := encodeLoaded(kindProject, ProjectVersion, projectSections[:], l.Project, l.groups, l.projRec, projBuf)
 	if err != nil {
 		return nil, nil, fmt.Errorf("save project state: %w", err)
 	}
-	if !bytes.Equal(b, l.projStored) || l.projMove {
+	if !bytes.Equal(b[len(projBuf):], l.projStored) || l.projMove {
 		project = b
 	}
 	return session, project, nil
@@ -162,9 +166,9 @@ func (l *Loaded) Encode() (session, project []byte, err error) {
 // encodeLoaded encodes a loaded record: its loaded groups from v and the
 // others from the stored sections, or every group when the record was
 // decoded in full (rec nil: an older encoding, a salvage).
-func encodeLoaded[T any](kind byte, version int, secs []section[T], v *T, groups Groups, rec *raw) ([]byte, error) {
+func encodeLoaded[T any](kind byte, version int, secs []section[T], v *T, groups Groups, rec *raw, dst []byte) ([]byte, error) {
 	if rec == nil {
 		groups, rec = AllGroups, &raw{}
 	}
-	return encodeRecord(kind, version, secs, v, groups, rec, nil)
+	return encodeRecord(kind, version, secs, v, groups, rec, dst)
 }

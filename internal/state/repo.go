@@ -62,8 +62,19 @@ func storedSession(tx *store.Tx, id string) (b []byte, move bool, err error) {
 	return b, b != nil && inRecord, nil
 }
 
-// putSession stores a session's bytes, in its record where it can be;
-// move removes the bucket's copy.
+// sessionBuffer is what session id's bytes are encoded after, for
+// putSession: a record buffer of the store with room for n bytes, which
+// the record is written from without another copy, or nothing for an id
+// the bucket keeps.
+func sessionBuffer(id string, n int) []byte {
+	if store.CheckRecordKey(id) != nil {
+		return nil
+	}
+	return store.RecordBuffer(id, n)
+}
+
+// putSession stores a session's bytes, encoded after sessionBuffer(id):
+// in its record where it can be; move removes the bucket's copy.
 func putSession(tx *store.Tx, id string, b []byte, move bool) error {
 	if store.CheckRecordKey(id) != nil {
 		return tx.Put(bucketSessions, id, b)
@@ -73,7 +84,7 @@ func putSession(tx *store.Tx, id string, b []byte, move bool) error {
 			return err
 		}
 	}
-	return tx.PutRecord(setSessions, id, b)
+	return tx.PutRecordBuffer(setSessions, id, b)
 }
 
 // deleteSession removes session id wherever it is kept.
@@ -213,7 +224,7 @@ func SaveSession(tx *store.Tx, s *Session) error {
 	if s.ID == "" {
 		return nil
 	}
-	if err := putSession(tx, s.ID, EncodeSession(s), true); err != nil {
+	if err := putSession(tx, s.ID, encodeSession(sessionBuffer(s.ID, 0), s), true); err != nil {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	return nil
@@ -331,15 +342,19 @@ func storedProject(tx *store.Tx) (b []byte, move bool, err error) {
 	return b, b != nil, nil
 }
 
-// putProject stores the project record in its file; move removes the
-// bucket's copy.
+// projectBuffer is what the project record is encoded after, for
+// putProject: a record buffer of the store with room for n bytes.
+func projectBuffer(n int) []byte { return store.RecordBuffer(keyProject, n) }
+
+// putProject stores the project record, encoded after projectBuffer, in
+// its file; move removes the bucket's copy.
 func putProject(tx *store.Tx, b []byte, move bool) error {
 	if move {
 		if err := tx.Delete(bucketProject, keyProject); err != nil {
 			return fmt.Errorf("save project state: %w", err)
 		}
 	}
-	if err := tx.PutRecord(setProject, keyProject, b); err != nil {
+	if err := tx.PutRecordBuffer(setProject, keyProject, b); err != nil {
 		return fmt.Errorf("save project state: %w", err)
 	}
 	return nil
@@ -353,7 +368,7 @@ func SaveProject(tx *store.Tx, p *Project) error {
 // saveProject writes the project record, and each record of its own p
 // holds that differs from stored.
 func saveProject(tx *store.Tx, p *Project, stored *recordsStored) error {
-	if err := putProject(tx, EncodeProject(p), true); err != nil {
+	if err := putProject(tx, encodeProject(projectBuffer(0), p), true); err != nil {
 		return err
 	}
 	for i, r := range ownRecords {

@@ -141,9 +141,7 @@ func encodeSlot(key string, val []byte, seq uint64, lazy bool) []byte {
 // not yet written (sealSlot), and the copy of val in it: a record put in
 // a transaction is copied once, into the bytes its write will be.
 func slotFor(key string, val []byte) (slot, v []byte) {
-	b := make([]byte, recordHeader+len(key)+len(val))
-	copy(b[recordHeader:], key)
-	copy(b[recordHeader+len(key):], val)
+	b := append(RecordBuffer(key, len(val)), val...)
 	return b, b[recordHeader+len(key):]
 }
 

@@ -489,3 +489,36 @@ func TestSealSlotAgain(t *testing.T) {
 		t.Errorf("parsed %q %d %v", val, seq, err)
 	}
 }
+
+// TestPutRecordBuffer: a value appended to a record buffer of its key is
+// stored as PutRecord stores it; bytes that are not one of the key are
+// refused, and nothing is written.
+func TestPutRecordBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		buf  []byte
+		ok   bool
+	}{
+		{"its key's", append(RecordBuffer("s1", 5), "value"...), true},
+		{"no value", RecordBuffer("s1", 0), true},
+		{"another key's", append(RecordBuffer("s2", 5), "value"...), false},
+		{"too short", []byte("value"), false},
+		{"nothing", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			err := s.Update(context.Background(), func(tx *Tx) error { return tx.PutRecordBuffer(testSet, "s1", tc.buf) })
+			if tc.ok != (err == nil) {
+				t.Fatalf("PutRecordBuffer: %v, want ok %v", err, tc.ok)
+			}
+			got, rerr := getRecord(t, s, "s1")
+			want := []byte(nil)
+			if tc.ok {
+				want = tc.buf[recordHeader+len("s1"):]
+			}
+			if rerr != nil || !bytes.Equal(got, want) || tc.ok && got == nil {
+				t.Errorf("stored %q, %v; want %q", got, rerr, want)
+			}
+		})
+	}
+}

@@ -210,6 +210,26 @@ func (tx *Tx) PutRecord(set, key string, val []byte) error {
 	return tx.addPending(pendingRecord{set: set, key: key, val: v, slot: slot})
 }
 
+// RecordBuffer is the start of the bytes of a write of key's record, with
+// room for a value of n bytes: the value appended to it and handed to
+// [Tx.PutRecordBuffer] is not copied again. A record encoded straight
+// into it saves a copy of its size on every write.
+func RecordBuffer(key string, n int) []byte {
+	b := make([]byte, recordHeader+len(key), recordHeader+len(key)+n)
+	copy(b[recordHeader:], key)
+	return b
+}
+
+// PutRecordBuffer is [Tx.PutRecord] of the value appended to buf, a
+// [RecordBuffer] of key, which it takes: buf must not change after.
+func (tx *Tx) PutRecordBuffer(set, key string, buf []byte) error {
+	n := recordHeader + len(key)
+	if len(buf) < n || string(buf[recordHeader:n]) != key {
+		return fmt.Errorf("record %s/%s: the value is not in a record buffer of the key", set, key)
+	}
+	return tx.addPending(pendingRecord{set: set, key: key, val: buf[n:], slot: buf})
+}
+
 // DeleteRecord removes key's file from the record set, whatever it holds,
 // once the Update's database part has committed. A missing one is not an
 // error.
