@@ -26,7 +26,6 @@ import (
 // ruleBatch is one registration's rules and tables.
 type ruleBatch struct {
 	rules  []*Rule
-	byName map[string][]*Rule
 	prefix []*Rule // rules with a name ending in *
 	// valueOpts: per command name, its options that take a separate
 	// value (setValueOpts).
@@ -66,24 +65,19 @@ func runRegistration(i int) *ruleBatch {
 	loading = b
 	registrations()[i]()
 	loading = nil
-	// Sized once: growing it name by name was most of filing a batch,
-	// which a hook does for every batch its command's programs name.
-	names := 0
-	for _, r := range b.rules {
-		names += len(r.Names)
-	}
-	b.byName = make(map[string][]*Rule, names)
 	for _, r := range b.rules {
 		for _, n := range r.Names {
-			if n != "" && n[len(n)-1] == '*' {
+			if prefixName(n) {
 				b.prefix = append(b.prefix, r)
-				continue
 			}
-			b.byName[n] = append(b.byName[n], r)
 		}
 	}
 	return b
 }
+
+// prefixName: a rule's name ending in * matches every command it begins
+// (mkfs* is mkfs.ext4); the others match one name exactly.
+func prefixName(n string) bool { return n != "" && n[len(n)-1] == '*' }
 
 // batchesOf yields the batches of a set (bit i is batch i), in order.
 func batchesOf(set uint64) iter.Seq[*ruleBatch] {
@@ -110,9 +104,13 @@ const _ uint64 = allBatches
 func rulesNamed(name string) iter.Seq[*Rule] {
 	return func(yield func(*Rule) bool) {
 		for b := range batchesOf(batchesNamed(name)) {
-			for _, r := range b.byName[name] {
-				if !yield(r) {
-					return
+			// A scan of the batch's few dozen rules: a map of them by
+			// name cost more to build than a hook's lookups in it.
+			for _, r := range b.rules {
+				for _, n := range r.Names {
+					if n == name && !prefixName(n) && !yield(r) {
+						return
+					}
 				}
 			}
 		}
