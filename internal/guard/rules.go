@@ -46,7 +46,8 @@ type Rule struct {
 // an array, which allocates nothing, rather than init functions appending
 // closures to a table, which allocated in every process's package init;
 // not a package-level table, which the registrations would refer back to
-// through the batches (an initialization cycle).
+// through the batches (an initialization cycle; rulebatch.go's builtin
+// breaks the one through the rules each registration files).
 func registrations() [ruleBatchCount]func() {
 	return [...]func(){
 		registerInterpAPI,
