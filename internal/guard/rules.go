@@ -93,14 +93,7 @@ func register(rs ...*Rule) { loading.rules = append(loading.rules, rs...) }
 // that take a separate value, so that their value is not mistaken for a
 // subcommand or target.
 func setValueOpts(name string, opts ...string) {
-	m := loading.valueOpts[name]
-	if m == nil {
-		m = map[string]bool{}
-		loading.valueOpts[name] = m
-	}
-	for _, o := range opts {
-		m[o] = true
-	}
+	loading.valueOpts[name] = append(loading.valueOpts[name], opts...)
 }
 
 // abbrevLong marks commands whose long options may be abbreviated to any
