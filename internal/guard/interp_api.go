@@ -16,11 +16,17 @@ import (
 // and process calls given an argument vector (system("rm", "-rf", p)) or
 // a quoted command (%x(...), qx{...}).
 
-func registerInterpAPI() {
-	register(&Rule{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
+// interpAPIRules are registerInterpAPI's rules, static data: loading the
+// batch allocates none of them.
+var interpAPIRules = []*Rule{
+	{ID: ruleInterpWriteProtected, Category: "filesystem", Switch: "interpreter_api_calls",
 		Reason: "an inline program writes a protected path (a dotfile or dot-directory of a home directory, .git, a system or secret file); make the change with a reviewed command or ask the user"},
-		&Rule{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
-			Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"})
+	{ID: ruleInterpTooLarge, Category: "dynamic", Verdict: Ask,
+		Reason: "the inline program is too large for the guard to check all of it; write it to a file and run the file, or ask the user"},
+}
+
+func registerInterpAPI() {
+	register(interpAPIRules...)
 }
 
 // langOf groups interpreter families by language.

@@ -13,11 +13,13 @@ import (
 
 // Rules are loaded one batch at a time, on first use: batch i is what the
 // registration registrations()[i] adds (one function of a rules_*.go
-// file). Building every rule with its option tables costs about 1,100
-// allocations and 200 KB of fresh heap, which a hook checking `go test`
-// would pay for rules about git, cloud CLIs and databases; it now loads
-// the batches that file something under `go`, and those with a prefix
-// rule ("mkfs*") only for a command the prefix begins.
+// file). The rules themselves are static data (package-level literals
+// the compiler lays out); a registration lists them and builds the option
+// tables and the few rules made by a helper. Loading every batch costs
+// about 800 allocations and 180 KB of fresh heap, which a hook checking
+// `go test` would pay for tables about git, cloud CLIs and databases; it
+// loads the batches that file something under `go`, and those with a
+// prefix rule ("mkfs*") only for a command the prefix begins.
 // ruleindex_gen.go, generated from the registrations themselves
 // (TestRuleIndexGenerated), says which batches those are, so no batch is
 // loaded to find out. Within a command name, rules keep the order of
@@ -26,11 +28,10 @@ import (
 // ruleBatch is one registration's rules and tables.
 type ruleBatch struct {
 	rules  []*Rule
-	byName map[string][]*Rule
 	prefix []*Rule // rules with a name ending in *
 	// valueOpts: per command name, its options that take a separate
 	// value (setValueOpts).
-	valueOpts map[string]map[string]bool
+	valueOpts map[string][]string
 	// credPrinters: per command name, the commands that print a stored
 	// credential (registerCredPrinters).
 	credPrinters map[string][]credPrinter
@@ -62,28 +63,36 @@ func batch(i int) *ruleBatch {
 // runRegistration runs registration i and files what it registers; the
 // caller holds batchMu.
 func runRegistration(i int) *ruleBatch {
-	b := &ruleBatch{valueOpts: map[string]map[string]bool{}}
+	b := &ruleBatch{valueOpts: map[string][]string{}}
 	loading = b
-	registrations()[i]()
+	builtin.register(i)
 	loading = nil
-	// Sized once: growing it name by name was most of filing a batch,
-	// which a hook does for every batch its command's programs name.
-	names := 0
-	for _, r := range b.rules {
-		names += len(r.Names)
-	}
-	b.byName = make(map[string][]*Rule, names)
 	for _, r := range b.rules {
 		for _, n := range r.Names {
-			if n != "" && n[len(n)-1] == '*' {
+			if prefixName(n) {
 				b.prefix = append(b.prefix, r)
-				continue
 			}
-			b.byName[n] = append(b.byName[n], r)
 		}
 	}
 	return b
 }
+
+// ruleTables runs registrations; builtin reaches them through this
+// interface, which the compiler's initialization order does not follow:
+// the rules are package-level data whose When functions load batches,
+// so a direct call would close an initialization cycle.
+type ruleTables interface{ register(i int) }
+
+// builtinRules are the rules_*.go files' registrations.
+type builtinRules struct{}
+
+func (builtinRules) register(i int) { registrations()[i]() }
+
+var builtin ruleTables = builtinRules{} // static data: no fields
+
+// prefixName: a rule's name ending in * matches every command it begins
+// (mkfs* is mkfs.ext4); the others match one name exactly.
+func prefixName(n string) bool { return n != "" && n[len(n)-1] == '*' }
 
 // batchesOf yields the batches of a set (bit i is batch i), in order.
 func batchesOf(set uint64) iter.Seq[*ruleBatch] {
@@ -110,9 +119,13 @@ const _ uint64 = allBatches
 func rulesNamed(name string) iter.Seq[*Rule] {
 	return func(yield func(*Rule) bool) {
 		for b := range batchesOf(batchesNamed(name)) {
-			for _, r := range b.byName[name] {
-				if !yield(r) {
-					return
+			// A scan of the batch's few dozen rules: a map of them by
+			// name cost more to build than a hook's lookups in it.
+			for _, r := range b.rules {
+				for _, n := range r.Names {
+					if n == name && !prefixName(n) && !yield(r) {
+						return
+					}
 				}
 			}
 		}
@@ -186,12 +199,14 @@ func ruleByID(id ruleID) *Rule {
 
 // optSets are a command's options that take a separate value, as the
 // batches that file the command declare them: looked up in each rather
-// than merged, which would cost a map per command checked.
-type optSets []map[string]bool
+// than merged, which would cost a copy per command checked. Lists, not
+// sets: a command's few dozen options are scanned faster than a set of
+// them is built when its batch loads.
+type optSets [][]string
 
 func (s optSets) has(opt string) bool {
-	for _, m := range s {
-		if m[opt] {
+	for _, l := range s {
+		if slices.Contains(l, opt) {
 			return true
 		}
 	}
@@ -202,8 +217,8 @@ func (s optSets) has(opt string) bool {
 func valueOptsOf(name string) optSets {
 	var out optSets
 	for b := range batchesOf(batchesNamed(name)) {
-		if m := b.valueOpts[name]; len(m) > 0 {
-			out = append(out, m)
+		if l := b.valueOpts[name]; len(l) > 0 {
+			out = append(out, l)
 		}
 	}
 	return out

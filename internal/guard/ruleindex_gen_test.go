@@ -122,10 +122,14 @@ func generateRuleIndex() ([]byte, error) {
 				groups[r.Group] = true
 			}
 		}
-		// Read the names as runRegistration filed them, so the index
-		// and the lookups cannot disagree on what a prefix rule is.
-		for n := range b.byName {
-			named[n] |= bit
+		// Read the names the way the lookups do (prefixName), so the
+		// index and the lookups cannot disagree on what a prefix rule is.
+		for _, r := range b.rules {
+			for _, n := range r.Names {
+				if !prefixName(n) {
+					named[n] |= bit
+				}
+			}
 		}
 		for _, r := range b.prefix {
 			for _, n := range r.Names {

@@ -46,7 +46,8 @@ type Rule struct {
 // an array, which allocates nothing, rather than init functions appending
 // closures to a table, which allocated in every process's package init;
 // not a package-level table, which the registrations would refer back to
-// through the batches (an initialization cycle).
+// through the batches (an initialization cycle; rulebatch.go's builtin
+// breaks the one through the rules each registration files).
 func registrations() [ruleBatchCount]func() {
 	return [...]func(){
 		registerInterpAPI,
@@ -92,14 +93,7 @@ func register(rs ...*Rule) { loading.rules = append(loading.rules, rs...) }
 // that take a separate value, so that their value is not mistaken for a
 // subcommand or target.
 func setValueOpts(name string, opts ...string) {
-	m := loading.valueOpts[name]
-	if m == nil {
-		m = map[string]bool{}
-		loading.valueOpts[name] = m
-	}
-	for _, o := range opts {
-		m[o] = true
-	}
+	loading.valueOpts[name] = append(loading.valueOpts[name], opts...)
 }
 
 // abbrevLong marks commands whose long options may be abbreviated to any

@@ -2,6 +2,26 @@ package guard
 
 import "strings"
 
+// cloudRules are registerCloud's rules, static data: loading the
+// batch allocates none of them.
+var cloudRules = []*Rule{
+	{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
+		When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
+	{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
+		When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
+	{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
+		When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
+		Reason: "this deletes Google Cloud resources; ask the user"},
+	{ID: ruleCloudAzDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
+		When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
+		Reason: "this deletes Azure resources; ask the user"},
+	{ID: ruleCloudAzDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
+		When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
+		Reason: "this stops or changes a live Azure resource; ask the user"},
+	{ID: ruleCloudApigeeDelete, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
+		When: func(c *Cmd) bool { return hasVerb(c, 3, "delete|undeploy") }, Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
+}
+
 // Opt-in group "cloud": the AWS, Google Cloud and Azure CLIs (every
 // service, so API Gateway, CloudFront, ELB, Route 53, SES ... included) and
 // Apigee. Deleting or terminating a resource is denied; disruptive but
@@ -9,23 +29,7 @@ import "strings"
 // Storage, secrets and messaging services of these clouds also have rules
 // in their own groups so that enabling only that group covers them.
 func registerCloud() {
-	register(
-		&Rule{ID: ruleCloudAwsDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"aws"},
-			When: whenCloudAwsDestroy, Reason: "this deletes or terminates cloud resources; ask the user"},
-		&Rule{ID: ruleCloudAwsDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"aws"},
-			When: whenCloudAwsDisrupt, Reason: "this stops, disables or invalidates a live cloud resource; ask the user"},
-		&Rule{ID: ruleCloudGcloudDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"gcloud"},
-			When:   func(c *Cmd) bool { return cliVerb(c, 5, gcloudDeleteVerbs) },
-			Reason: "this deletes Google Cloud resources; ask the user"},
-		&Rule{ID: ruleCloudAzDestroy, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"az"},
-			When:   func(c *Cmd) bool { return cliVerb(c, 5, azDeleteVerbs) },
-			Reason: "this deletes Azure resources; ask the user"},
-		&Rule{ID: ruleCloudAzDisrupt, Category: "cloud", Group: "cloud", Verdict: Ask, Names: []string{"az"},
-			When:   func(c *Cmd) bool { return cliVerb(c, 5, []string{"untag", "stop", "deallocate", "restart"}) },
-			Reason: "this stops or changes a live Azure resource; ask the user"},
-		&Rule{ID: ruleCloudApigeeDelete, Category: "cloud", Group: "cloud", Verdict: Deny, Names: []string{"apigeecli"},
-			When: verbIn(3, "delete|undeploy"), Reason: "this deletes Apigee API proxies, products, environments or organisations; ask the user"},
-	)
+	register(cloudRules...)
 	setValueOpts("aws", "--profile", "--region", "--output", "--endpoint-url", "--bucket", "--key", "--query",
 		"--color", "--ca-bundle", "--cli-read-timeout", "--cli-connect-timeout", "--change-batch")
 	setValueOpts("gcloud", "--project", "--zone", "--region", "--format", "--account", "--location", "--configuration")

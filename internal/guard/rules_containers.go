@@ -1,20 +1,26 @@
 package guard
 
+// containerCLIs are the Docker-compatible command-line tools.
+var containerCLIs = []string{"docker", "podman", "nerdctl"}
+
+// containersRules are registerContainers's rules, static data: loading the
+// batch allocates none of them.
+var containersRules = []*Rule{
+	{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: containerCLIs,
+		When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
+	{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: containerCLIs,
+		When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
+	{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
+		Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
+		Reason: "compose down -v deletes named volumes; ask the user"},
+	{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
+		Names: containerCLIs, Sub: []string{"compose", "down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
+		Reason: "compose down -v deletes named volumes; ask the user"},
+}
+
 // Opt-in group "containers": destructive Docker/Podman operations.
 func registerContainers() {
-	dk := []string{"docker", "podman", "nerdctl"}
-	register(
-		&Rule{ID: ruleContainersPrune, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-			When: whenContainersPrune, Reason: "docker prune deletes containers, images, volumes or networks; ask the user"},
-		&Rule{ID: ruleContainersRemove, Category: "containers", Group: "containers", Verdict: Deny, Names: dk,
-			When: whenContainersRemove, Reason: "force-removing containers, images or volumes loses their data; ask the user"},
-		&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
-			Names: []string{"docker-compose", "podman-compose"}, Sub: []string{"down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
-			Reason: "compose down -v deletes named volumes; ask the user"},
-		&Rule{ID: ruleContainersComposeDownVolumes, Category: "containers", Group: "containers", Verdict: Deny,
-			Names: dk, Sub: []string{"compose", "down"}, AnyFlag: []string{"-v", "--volumes", "--rmi"},
-			Reason: "compose down -v deletes named volumes; ask the user"},
-	)
+	register(containersRules...)
 }
 
 // whenContainersPrune is the condition of rule containers.prune.

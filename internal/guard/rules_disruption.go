@@ -6,28 +6,32 @@ import (
 	"github.com/atreides-dev/atreides/internal/shell"
 )
 
+// disruptionRules are registerDisruption's rules, static data: loading the
+// batch allocates none of them.
+var disruptionRules = []*Rule{
+	{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"kill"},
+		When: whenSystemKillAll, Reason: "kill with pid -1 signals every process you can reach (the session, the editor, the desktop); name the process to stop"},
+	{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"killall5"},
+		Reason: "killall5 signals every process on the machine; name the process to stop"},
+	{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
+		When: killsEverything, Reason: "this matches every process of a user (or every process); name the process to stop"},
+	{ID: ruleSystemSysrq, Category: "system", Verdict: Deny,
+		Reason: "the magic SysRq trigger reboots, crashes or freezes the machine at once; ask the user"},
+	{ID: ruleSystemSysctl, Category: "system", Verdict: Ask, Names: []string{"sysctl"},
+		When: whenSystemSysctl, Reason: "this changes kernel parameters for the whole machine; ask the user"},
+	// Fired by the effect derivers (effect_escape.go).
+	{ID: ruleSystemServiceChange, Category: "system", Verdict: Ask,
+		Reason: "this starts, restarts or reloads a system service, which the whole machine and its users depend on; ask the user (the user's own units, --user, need no approval)"},
+	{ID: ruleSystemMount, Category: "system", Verdict: Ask,
+		Reason: "this unmounts, mounts over or turns off swap for a directory or device outside the project, which everything running on the machine uses; ask the user"},
+}
+
 // System-wide disruption: killing every process, the kernel's magic SysRq
 // key and kernel parameters. Power (shutdown, reboot, init 0) and the
 // process_control switch (kill -9, killall, pkill, stopping services) are
 // in rules_core.go.
 func registerDisruption() {
-	register(
-		&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"kill"},
-			When: whenSystemKillAll, Reason: "kill with pid -1 signals every process you can reach (the session, the editor, the desktop); name the process to stop"},
-		&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"killall5"},
-			Reason: "killall5 signals every process on the machine; name the process to stop"},
-		&Rule{ID: ruleSystemKillAll, Category: "system", Verdict: Deny, Names: []string{"pkill", "pgrep", "killall", "skill", "slay"},
-			When: killsEverything, Reason: "this matches every process of a user (or every process); name the process to stop"},
-		&Rule{ID: ruleSystemSysrq, Category: "system", Verdict: Deny,
-			Reason: "the magic SysRq trigger reboots, crashes or freezes the machine at once; ask the user"},
-		&Rule{ID: ruleSystemSysctl, Category: "system", Verdict: Ask, Names: []string{"sysctl"},
-			When: whenSystemSysctl, Reason: "this changes kernel parameters for the whole machine; ask the user"},
-		// Fired by the effect derivers (effect_escape.go).
-		&Rule{ID: ruleSystemServiceChange, Category: "system", Verdict: Ask,
-			Reason: "this starts, restarts or reloads a system service, which the whole machine and its users depend on; ask the user (the user's own units, --user, need no approval)"},
-		&Rule{ID: ruleSystemMount, Category: "system", Verdict: Ask,
-			Reason: "this unmounts, mounts over or turns off swap for a directory or device outside the project, which everything running on the machine uses; ask the user"},
-	)
+	register(disruptionRules...)
 	setValueOpts("pkill", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--signal", "--ns", "--nslist")
 	setValueOpts("pgrep", "-u", "-U", "-G", "-g", "-P", "-s", "-t", "--euid", "--uid", "--group", "--pgroup", "--parent", "--session", "--terminal", "-F", "--pidfile", "--ns", "--nslist", "-d", "--delimiter")
 	setValueOpts("killall", "-u", "--user", "-s", "--signal", "-o", "--older-than", "-y", "--younger-than", "-n", "--ns", "-Z", "--context")

@@ -8,12 +8,9 @@ import "strings"
 // positionals; the depth bound keeps a resource *named* "delete" further
 // right from matching.
 
-// verbIn returns a When that fires when one of the first n positionals is
-// one of verbs ("a|b").
-func verbIn(n int, verbs string) func(c *Cmd) bool {
-	return func(c *Cmd) bool { return hasVerb(c, n, verbs) }
-}
-
+// hasVerb: one of the first n positionals is one of verbs ("a|b"). A
+// rule's When is a function literal calling it, static data, where a
+// closure made by a helper would be built when the batch loads.
 func hasVerb(c *Cmd, n int, verbs string) bool {
 	p := c.Pos()
 	for i := 0; i < len(p) && i < n; i++ {

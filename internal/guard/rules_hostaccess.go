@@ -7,21 +7,24 @@ import (
 	"github.com/atreides-dev/atreides/internal/shell"
 )
 
+// hostaccessRules are registerHostaccess's rules, static data: loading the
+// batch allocates none of them.
+var hostaccessRules = []*Rule{
+	{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: containerCLIs,
+		When: whenContainersHostMount, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
+	{ID: ruleContainersPrivileged, Category: "containers", Verdict: Ask, Names: containerCLIs,
+		When: whenContainersPrivileged, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
+	{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
+		When: whenContainersHostMount2, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
+}
+
 // Containers that reach the host: a container with the host's root, /etc or
 // home mounted, or with --privileged / host namespaces / broad
 // capabilities, is root on the host with none of the guard's checks
 // inside it. `docker run -v "$PWD":/src img` (the project) and named
 // volumes are the ordinary case and stay allowed.
 func registerHostaccess() {
-	ct := []string{"docker", "podman", "nerdctl"}
-	register(
-		&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: ct,
-			When: whenContainersHostMount, Reason: "this mounts the host's root, /etc, a home directory, a credentials directory or another system tree into a container, which can then read and rewrite them as root; mount only the project directory"},
-		&Rule{ID: ruleContainersPrivileged, Category: "containers", Verdict: Ask, Names: ct,
-			When: whenContainersPrivileged, Reason: "this container gets host privileges (--privileged, host PID namespace, SYS_ADMIN, no seccomp, the Docker socket), which amounts to root on the host; ask the user"},
-		&Rule{ID: ruleContainersHostMount, Category: "containers", Verdict: Deny, Names: []string{"nsenter"},
-			When: whenContainersHostMount2, Reason: "nsenter into pid 1 enters the host's namespaces as root; ask the user"},
-	)
+	register(hostaccessRules...)
 }
 
 // containerRun are the options of docker/podman run|create that take a

@@ -1,14 +1,18 @@
 package guard
 
+// mcpRules are registerMCP's rules, static data: loading the
+// batch allocates none of them.
+var mcpRules = []*Rule{
+	{ID: ruleMcpUnknownWrite, Category: "mcp", Verdict: Ask,
+		Reason: "atreides cannot check what this MCP tool changes; ask the user"},
+}
+
 // Third-party MCP tools (internal/mcptools reads their arguments): the
 // paths and commands a call names are judged as the file and shell tools'
 // are; a call that runs commands or writes files it does not name is an
 // unknown write, which this rule decides.
 func registerMCP() {
-	register(
-		&Rule{ID: ruleMcpUnknownWrite, Category: "mcp", Verdict: Ask,
-			Reason: "atreides cannot check what this MCP tool changes; ask the user"},
-	)
+	register(mcpRules...)
 }
 
 // UnknownWrite judges an MCP tool call whose effects cannot be listed;

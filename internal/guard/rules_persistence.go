@@ -5,6 +5,23 @@ import (
 	"strings"
 )
 
+// persistenceRules are registerPersistence's rules, static data: loading the
+// batch allocates none of them.
+var persistenceRules = []*Rule{
+	{ID: rulePersistCrontab, Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
+		When: whenPersistCrontab, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
+	{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask,
+		Reason: "this writes a git hook, code that runs on every commit, checkout or push in that repository; ask the user (the project's hook manager, e.g. .husky/ or pre-commit, is the reviewable way)"},
+	{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
+		When: whenPersistGitHook, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
+	{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
+		When: whenPersistService, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
+	{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
+		Sub: []string{"load|bootstrap|enable|submit"}, Reason: "this loads a launch agent or daemon that starts at login; ask the user"},
+	{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
+		Sub: []string{"enable-linger"}, Reason: "lingering keeps the user's services running after logout; ask the user"},
+}
+
 // Persistence: code that keeps running after the session ends, at login,
 // at a scheduled time or on a git operation. File writes reach these rules
 // through writeTarget (redirections, tee, cp/mv/install/ln destinations,
@@ -12,20 +29,7 @@ import (
 // user units are listed in startupFiles (paths.go) and fire
 // fs.write-startup, repository hooks fire persist.git-hook here.
 func registerPersistence() {
-	register(
-		&Rule{ID: rulePersistCrontab, Category: "persistence", Verdict: Ask, Names: []string{"crontab"},
-			When: whenPersistCrontab, Reason: "this installs or edits a crontab (commands that run on a schedule, after the session); ask the user"},
-		&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask,
-			Reason: "this writes a git hook, code that runs on every commit, checkout or push in that repository; ask the user (the project's hook manager, e.g. .husky/ or pre-commit, is the reviewable way)"},
-		&Rule{ID: rulePersistGitHook, Category: "persistence", Verdict: Ask, Names: []string{"chmod", "chown"},
-			When: whenPersistGitHook, Reason: "this makes a git hook executable, code that runs on every commit, checkout or push; ask the user"},
-		&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"systemctl"},
-			When: whenPersistService, Reason: "this installs or enables a service that starts at boot or login; ask the user"},
-		&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"launchctl"},
-			Sub: []string{"load|bootstrap|enable|submit"}, Reason: "this loads a launch agent or daemon that starts at login; ask the user"},
-		&Rule{ID: rulePersistService, Category: "persistence", Verdict: Ask, Names: []string{"loginctl"},
-			Sub: []string{"enable-linger"}, Reason: "lingering keeps the user's services running after logout; ask the user"},
-	)
+	register(persistenceRules...)
 	setValueOpts("crontab", "-u", "-s")
 	setValueOpts("systemctl", "-t", "--type", "-p", "--property", "-H", "--host", "-M", "--machine", "--root", "-n", "--lines", "-o", "--output", "-s", "--signal", "--state", "--kill-whom")
 	setValueOpts("launchctl", "-S", "-D")

@@ -2,31 +2,35 @@ package guard
 
 import "strings"
 
+// platformRules are registerPlatform's rules, static data: loading the
+// batch allocates none of them.
+var platformRules = []*Rule{
+	{ID: rulePlatformGhDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gh"},
+		When: whenPlatformGhDelete, Reason: "this deletes a GitHub repository, release, secret, cache or other resource; ask the user"},
+	{ID: rulePlatformGhDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gh"},
+		When: whenPlatformGhDisrupt, Reason: "this archives a repository or disables a workflow; ask the user"},
+	{ID: rulePlatformGlabDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"glab"},
+		When: whenPlatformGlabDelete, Reason: "this deletes a GitLab project, release, variable, pipeline or other resource; ask the user"},
+	{ID: rulePlatformGlabDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"glab"},
+		Sub: []string{"repo", "archive"}, Reason: "this archives a GitLab project; ask the user"},
+	{ID: rulePlatformGitlabAdmin, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gitlab-rails", "gitlab-rake"},
+		When: whenPlatformGitlabAdmin, Reason: "this deletes GitLab data or restores a backup over the live instance; ask the user"},
+	{ID: rulePlatformJenkinsDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"java", "jenkins-cli"},
+		When: jenkinsDeletes, Reason: "this deletes Jenkins jobs, nodes, views, builds or credentials; ask the user"},
+	{ID: rulePlatformCircleciDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"circleci"},
+		When: func(c *Cmd) bool { return hasVerb(c, 2, "delete|remove-secret|remove") }, Reason: "this deletes CircleCI contexts, secrets, orbs or pipelines; ask the user"},
+	{ID: rulePlatformRunnerUnregister, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gitlab-runner"},
+		Sub: []string{"unregister|uninstall"}, Reason: "this unregisters CI runners; pipelines stop until they are registered again; ask the user"},
+}
+
 // Opt-in group "platform": code hosting and CI/CD services (GitHub and
 // GitLab CLIs and APIs, Jenkins, CircleCI, GitLab runners). Deleting
 // repositories, releases, secrets, pipelines or jobs is denied; archiving,
 // disabling workflows and unregistering runners (all reversible) ask.
 func registerPlatform() {
-	register(
-		&Rule{ID: rulePlatformGhDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gh"},
-			When: whenPlatformGhDelete, Reason: "this deletes a GitHub repository, release, secret, cache or other resource; ask the user"},
-		&Rule{ID: rulePlatformGhDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gh"},
-			When: whenPlatformGhDisrupt, Reason: "this archives a repository or disables a workflow; ask the user"},
-		&Rule{ID: rulePlatformGlabDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"glab"},
-			When: whenPlatformGlabDelete, Reason: "this deletes a GitLab project, release, variable, pipeline or other resource; ask the user"},
-		&Rule{ID: rulePlatformGlabDisrupt, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"glab"},
-			Sub: []string{"repo", "archive"}, Reason: "this archives a GitLab project; ask the user"},
-		&Rule{ID: rulePlatformGitlabAdmin, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"gitlab-rails", "gitlab-rake"},
-			When: whenPlatformGitlabAdmin, Reason: "this deletes GitLab data or restores a backup over the live instance; ask the user"},
-		&Rule{ID: rulePlatformJenkinsDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"java", "jenkins-cli"},
-			When: jenkinsDeletes, Reason: "this deletes Jenkins jobs, nodes, views, builds or credentials; ask the user"},
-		&Rule{ID: rulePlatformCircleciDelete, Category: "platform", Group: "platform", Verdict: Deny, Names: []string{"circleci"},
-			When: verbIn(2, "delete|remove-secret|remove"), Reason: "this deletes CircleCI contexts, secrets, orbs or pipelines; ask the user"},
-		&Rule{ID: rulePlatformRunnerUnregister, Category: "platform", Group: "platform", Verdict: Ask, Names: []string{"gitlab-runner"},
-			Sub: []string{"unregister|uninstall"}, Reason: "this unregisters CI runners; pipelines stop until they are registered again; ask the user"},
-		httpRule(rulePlatformApiDelete, "platform", platformAPIs,
-			"this deletes CI/CD or code-hosting resources through their API; ask the user"),
-	)
+	register(platformRules...)
+	register(httpRule(rulePlatformApiDelete, "platform", platformAPIs,
+		"this deletes CI/CD or code-hosting resources through their API; ask the user"))
 	setValueOpts("gh", "-R", "--repo", "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template")
 	setValueOpts("glab", "-R", "--repo", "-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field")
 	setValueOpts("gitlab-runner", "--name", "--url", "-u", "--token", "-t", "-c", "--config")

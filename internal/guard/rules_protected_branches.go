@@ -2,17 +2,21 @@ package guard
 
 import "strings"
 
+// protectedBranchesRules are registerProtectedBranches's rules, static data: loading the
+// batch allocates none of them.
+var protectedBranchesRules = []*Rule{
+	{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
+		Sub: []string{"push"}, NoFlag: []string{"--dry-run"},
+		When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
+}
+
 // Opt-in group "protected-branches": pushing straight to a shared default
 // or release branch (main, master, trunk, production) instead of through a
 // pull request. Asks: the push is visible to everyone at once, but can be
 // reverted. Plain `git push` with no refspec is not judged: the current
 // branch is not known statically.
 func registerProtectedBranches() {
-	register(
-		&Rule{ID: ruleGitPushProtected, Category: "git", Group: "protected-branches", Verdict: Ask, Names: []string{"git"},
-			Sub: []string{"push"}, NoFlag: []string{"--dry-run"},
-			When: whenGitPushProtected, Reason: "this pushes directly to a protected branch; open a pull request or ask the user"},
-	)
+	register(protectedBranchesRules...)
 }
 
 // whenGitPushProtected is the condition of rule git.push-protected.

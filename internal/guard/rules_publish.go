@@ -82,23 +82,27 @@ var imagePushCmds = []publishCmd{
 	{[]string{"crossplane", "up"}, []string{"xpkg", "push"}, nil},
 }
 
+// publishRules are registerPublish's rules, static data: loading the
+// batch allocates none of them.
+var publishRules = []*Rule{
+	{ID: rulePublishPackage, Category: "publish", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew", "sbt"},
+		When: buildToolPublishes, Reason: "publishing an artifact is visible to everyone and cannot be taken back; ask the user"},
+	{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl", "buildah", "depot"},
+		When: builderPushes, Reason: "this build pushes the image to a registry; ask the user (build without --push, or with --load)"},
+	{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"skopeo"},
+		When: whenPublishImage, Reason: "this copies an image into (or deletes one from) a registry; ask the user"},
+	{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"ko"},
+		When: whenPublishImage2, Reason: "ko pushes the image it builds; ask the user (or build with --local / --push=false)"},
+	{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"goreleaser"},
+		When: whenPublishRelease, Reason: "goreleaser publishes the release and its artifacts; ask the user (--snapshot builds locally)"},
+	{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"semantic-release"},
+		NoFlag: []string{"--dry-run", "-d"}, Reason: "semantic-release tags and publishes a release; ask the user (--dry-run is fine)"},
+}
+
 func registerPublish() {
-	register(
-		publishRule(rulePublishPackage, publishCmds, "publishing is visible to everyone and cannot be taken back; ask the user (dry runs are fine)"),
-		publishRule(rulePublishImage, imagePushCmds, "pushing an image publishes it; ask the user"),
-		&Rule{ID: rulePublishPackage, Category: "publish", Verdict: Ask, Names: []string{"mvn", "mvnw", "gradle", "gradlew", "sbt"},
-			When: buildToolPublishes, Reason: "publishing an artifact is visible to everyone and cannot be taken back; ask the user"},
-		&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"docker", "podman", "nerdctl", "buildah", "depot"},
-			When: builderPushes, Reason: "this build pushes the image to a registry; ask the user (build without --push, or with --load)"},
-		&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"skopeo"},
-			When: whenPublishImage, Reason: "this copies an image into (or deletes one from) a registry; ask the user"},
-		&Rule{ID: rulePublishImage, Category: "publish", Verdict: Ask, Names: []string{"ko"},
-			When: whenPublishImage2, Reason: "ko pushes the image it builds; ask the user (or build with --local / --push=false)"},
-		&Rule{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"goreleaser"},
-			When: whenPublishRelease, Reason: "goreleaser publishes the release and its artifacts; ask the user (--snapshot builds locally)"},
-		&Rule{ID: rulePublishRelease, Category: "publish", Verdict: Ask, Names: []string{"semantic-release"},
-			NoFlag: []string{"--dry-run", "-d"}, Reason: "semantic-release tags and publishes a release; ask the user (--dry-run is fine)"},
-	)
+	register(publishRule(rulePublishPackage, publishCmds, "publishing is visible to everyone and cannot be taken back; ask the user (dry runs are fine)"))
+	register(publishRule(rulePublishImage, imagePushCmds, "pushing an image publishes it; ask the user"))
+	register(publishRules...)
 	setValueOpts("gh", "-R", "--repo", "-t", "--title", "-n", "--notes", "-F", "--notes-file", "--target")
 	setValueOpts("glab", "-R", "--repo", "-n", "--name", "-N", "--notes", "-F", "--notes-file", "--ref")
 	setValueOpts("skopeo", "--dest", "--src", "--authfile", "--creds", "--src-creds", "--dest-creds", "--override-os", "--override-arch", "--format", "-f")

@@ -2,26 +2,30 @@ package guard
 
 import "strings"
 
+// secrets1Rules are registerSecrets1's rules, static data: loading the
+// batch allocates none of them.
+var secrets1Rules = []*Rule{
+	{ID: ruleSecretsVaultDestroy, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
+		When: vaultDestroys, Reason: "this deletes or destroys secrets, disables a secrets/auth engine or revokes credentials; ask the user"},
+	{ID: ruleSecretsAwsDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
+		When: whenSecretsAwsDelete, Reason: "this deletes secrets or parameters; ask the user"},
+	{ID: ruleSecretsAwsOverwrite, Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
+		When: whenSecretsAwsOverwrite, Reason: "this replaces a secret's current value; ask the user"},
+	{ID: ruleSecretsDopplerDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
+		When: func(c *Cmd) bool { return hasVerb(c, 2, "delete|rm|remove") }, Reason: "this deletes Doppler secrets, configs, environments or projects; ask the user"},
+	{ID: ruleSecrets1passwordDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
+		When: func(c *Cmd) bool { return hasVerb(c, 3, "delete|remove|rm") }, Reason: "this deletes 1Password items, vaults, users or tokens; ask the user"},
+	{ID: ruleSecretsCloudVaultDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
+		When: whenSecretsCloudVaultDelete, Reason: "this deletes or destroys cloud secrets or keys; ask the user"},
+}
+
 // Opt-in group "secrets": secret managers (HashiCorp Vault, AWS Secrets
 // Manager and SSM Parameter Store, Doppler, 1Password, Azure Key Vault,
 // Google Secret Manager). Destroying secrets, disabling engines or revoking
 // credentials is denied; overwriting a value (the previous version stays
 // retrievable) asks.
 func registerSecrets1() {
-	register(
-		&Rule{ID: ruleSecretsVaultDestroy, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"vault"},
-			When: vaultDestroys, Reason: "this deletes or destroys secrets, disables a secrets/auth engine or revokes credentials; ask the user"},
-		&Rule{ID: ruleSecretsAwsDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"aws"},
-			When: whenSecretsAwsDelete, Reason: "this deletes secrets or parameters; ask the user"},
-		&Rule{ID: ruleSecretsAwsOverwrite, Category: "secrets", Group: "secrets", Verdict: Ask, Names: []string{"aws"},
-			When: whenSecretsAwsOverwrite, Reason: "this replaces a secret's current value; ask the user"},
-		&Rule{ID: ruleSecretsDopplerDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"doppler"},
-			When: verbIn(2, "delete|rm|remove"), Reason: "this deletes Doppler secrets, configs, environments or projects; ask the user"},
-		&Rule{ID: ruleSecrets1passwordDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"op"},
-			When: verbIn(3, "delete|remove|rm"), Reason: "this deletes 1Password items, vaults, users or tokens; ask the user"},
-		&Rule{ID: ruleSecretsCloudVaultDelete, Category: "secrets", Group: "secrets", Verdict: Deny, Names: []string{"az", "gcloud"},
-			When: whenSecretsCloudVaultDelete, Reason: "this deletes or destroys cloud secrets or keys; ask the user"},
-	)
+	register(secrets1Rules...)
 	setValueOpts("vault", "--namespace", "--address", "-namespace", "-address")
 	setValueOpts("doppler", "-p", "--project", "-c", "--config", "--token")
 	setValueOpts("op", "--vault", "--account")
@@ -52,22 +56,26 @@ func vaultDestroys(c *Cmd) bool {
 	return false
 }
 
+// secrets2Rules are registerSecrets2's rules, static data: loading the
+// batch allocates none of them.
+var secrets2Rules = []*Rule{
+	{ID: ruleSecretPrintToken, Category: "secret", Verdict: Deny,
+		Reason: "this prints a stored credential (token, password, key or Kubernetes secret) where the conversation or a file keeps it; use it inside the command that needs it (`curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/...`) or pipe it into the tool that consumes it (`... | docker login --password-stdin`), or ask the user"},
+	{ID: ruleSecretPrintEnv, Category: "secret", Verdict: Ask,
+		Reason: "this prints the value of a secret environment variable into the conversation; check that it is set with `test -n \"$VAR\"` instead, or ask the user"},
+	{ID: ruleExfilCredential, Category: "exfiltration", Verdict: Ask,
+		Reason: "a credential (secret environment variable, CLI token or password-store entry) is sent somewhere other than its own service's API or this machine; ask the user"},
+	{ID: ruleSecretCloudMetadataCredentials, Category: "secret", Verdict: Deny,
+		Reason: "the cloud instance metadata service hands out this machine's cloud credentials; do not fetch them, ask the user"},
+	{ID: ruleSecretCloudMetadata, Category: "secret", Verdict: Ask,
+		Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
+}
+
 // On by default: secrets leaving the machine or read from stores
 // (analysis in exfil.go; docs/guard-policy.md "Secrets leaving the
 // machine").
 func registerSecrets2() {
-	register(
-		&Rule{ID: ruleSecretPrintToken, Category: "secret", Verdict: Deny,
-			Reason: "this prints a stored credential (token, password, key or Kubernetes secret) where the conversation or a file keeps it; use it inside the command that needs it (`curl -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/...`) or pipe it into the tool that consumes it (`... | docker login --password-stdin`), or ask the user"},
-		&Rule{ID: ruleSecretPrintEnv, Category: "secret", Verdict: Ask,
-			Reason: "this prints the value of a secret environment variable into the conversation; check that it is set with `test -n \"$VAR\"` instead, or ask the user"},
-		&Rule{ID: ruleExfilCredential, Category: "exfiltration", Verdict: Ask,
-			Reason: "a credential (secret environment variable, CLI token or password-store entry) is sent somewhere other than its own service's API or this machine; ask the user"},
-		&Rule{ID: ruleSecretCloudMetadataCredentials, Category: "secret", Verdict: Deny,
-			Reason: "the cloud instance metadata service hands out this machine's cloud credentials; do not fetch them, ask the user"},
-		&Rule{ID: ruleSecretCloudMetadata, Category: "secret", Verdict: Ask,
-			Reason: "this queries the cloud instance metadata service, which also serves the machine's credentials; ask the user"},
-	)
+	register(secrets2Rules...)
 	registerCredPrinters(credPrinterTable())
 	setValueOpts("glab", "-h", "--hostname")
 	setValueOpts("heroku", "-a", "--app")

@@ -7,40 +7,44 @@ import (
 	"github.com/atreides-dev/atreides/internal/shell"
 )
 
+// tamperingRules are registerTampering's rules, static data: loading the
+// batch allocates none of them.
+var tamperingRules = []*Rule{
+	{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
+		When:   gitConfigTampers,
+		Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
+	{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"remote", "set-url"},
+		When:   whenRemoteSetURL,
+		Reason: "this points an existing git remote somewhere else, so later pushes and pulls go there; ask the user (adding a new remote is fine)"},
+	{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
+		When:   npmRegistrySet,
+		Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
+	{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
+		When: whenTamperRegistry, Reason: "this changes pip's package index for every later install; ask the user"},
+	{ID: ruleTamperPackageIndex, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
+		When:   foreignIndex,
+		Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
+	{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
+		Sub: []string{"login"}, Reason: "cargo login stores a registry token; ask the user to do it"},
+	{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"gem"},
+		Sub: []string{"sources"}, AnyFlag: []string{"-a", "--add"}, Reason: "this adds a gem source for every later install; ask the user"},
+	{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"history"},
+		AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
+	{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"unset"},
+		When: whenTamperHistory, Reason: "this turns shell history off, which hides what runs; ask the user"},
+	{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"set"},
+		When: whenTamperHistory2, Reason: "this turns shell history off, which hides what runs; ask the user"},
+	{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
+		When: whenTamperHistory3, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
+}
+
 // Credential and supply-chain tampering: configuration that makes later,
 // innocent-looking commands hand credentials to someone else, fetch code
 // from another place, or run a command (git credential helpers, URL
 // rewrites, ssh commands, hooks paths; package registries), and erasing
 // the shell's history.
 func registerTampering() {
-	register(
-		&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"config"},
-			When:   gitConfigTampers,
-			Reason: "this git setting changes where credentials go, where code is fetched from, or runs a command on later git operations; ask the user"},
-		&Rule{ID: ruleTamperGitConfig, Category: "tampering", Verdict: Ask, Names: []string{"git"}, Sub: []string{"remote", "set-url"},
-			When:   whenRemoteSetURL,
-			Reason: "this points an existing git remote somewhere else, so later pushes and pulls go there; ask the user (adding a new remote is fine)"},
-		&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"npm", "pnpm", "yarn", "bun"},
-			When:   npmRegistrySet,
-			Reason: "this changes the package registry or its credentials for every later install; ask the user (a one-off --registry on the install command is fine)"},
-		&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3"},
-			When: whenTamperRegistry, Reason: "this changes pip's package index for every later install; ask the user"},
-		&Rule{ID: ruleTamperPackageIndex, Category: "tampering", Verdict: Ask, Names: []string{"pip", "pip3", "uv"},
-			When:   foreignIndex,
-			Reason: "this installs from a package index other than PyPI (dependency confusion, typo-squatted mirrors); check the URL with the user"},
-		&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"cargo"},
-			Sub: []string{"login"}, Reason: "cargo login stores a registry token; ask the user to do it"},
-		&Rule{ID: ruleTamperRegistry, Category: "tampering", Verdict: Ask, Names: []string{"gem"},
-			Sub: []string{"sources"}, AnyFlag: []string{"-a", "--add"}, Reason: "this adds a gem source for every later install; ask the user"},
-		&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"history"},
-			AnyFlag: []string{"-c", "-d"}, Reason: "this erases shell history, which hides what ran; ask the user"},
-		&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"unset"},
-			When: whenTamperHistory, Reason: "this turns shell history off, which hides what runs; ask the user"},
-		&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"set"},
-			When: whenTamperHistory2, Reason: "this turns shell history off, which hides what runs; ask the user"},
-		&Rule{ID: ruleTamperHistory, Category: "tampering", Verdict: Ask, Names: []string{"rm", "shred", "unlink", "srm"},
-			When: whenTamperHistory3, Reason: "this deletes a shell history file, which hides what ran; ask the user"},
-	)
+	register(tamperingRules...)
 	setValueOpts("npm", "--registry", "-w", "--workspace", "--prefix", "--userconfig", "--location")
 	setValueOpts("pip", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")
 	setValueOpts("pip3", "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "-r", "--requirement", "-c", "--constraint", "-t", "--target")

@@ -16,34 +16,38 @@ import (
 // the policy are denied. Reads stay allowed. See docs/guard-policy.md,
 // "The guard protects itself".
 
+// selfguardRules are registerSelfguard's rules, static data: loading the
+// batch allocates none of them.
+var selfguardRules = []*Rule{
+	{ID: ruleSelfConfigWrite, Category: "self", Verdict: Deny,
+		Reason: "atreides's own configuration, intents, state, log and trace ledger can only be changed by the user; ask the user to make this change themselves"},
+	{ID: ruleSelfBinaryWrite, Category: "self", Verdict: Deny,
+		Reason: "this replaces, removes or disables the installed atreides binary; only the user may change it, ask the user to do it themselves"},
+	{ID: ruleSelfHostSettings, Category: "self", Verdict: Ask,
+		Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
+	{ID: ruleSelfCommand, Category: "self", Verdict: Deny,
+		Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
+			"You may run: atreides " + agentVerbList},
+	{ID: ruleSelfPlanApprove, Category: "self", Verdict: Deny,
+		Reason: "approving a plan opens the task's writes, and only the user approves, at their own terminal (atreides refuses an approval from an agent's shell, confirmed or not): show the user the plan (atreides plan show N) and ask them to run atreides plan approve N themselves"},
+	{ID: ruleSelfTreeWrite, Category: "self", Verdict: Ask,
+		Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
+	{ID: ruleSelfUnknownWrite, Category: "self", Verdict: Ask,
+		Reason: "this runs a program whose writes the guard cannot list, and it could reach atreides's own files or an agent host's hook settings; ask the user to confirm"},
+	{ID: ruleSelfStateLock, Category: "self", Verdict: Deny,
+		Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
+	{ID: ruleSelfUnguardedAgent, Category: "self", Verdict: Deny,
+		Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
+	{ID: ruleSelfPluginRemove, Category: "self", Verdict: Deny,
+		Reason: "this uninstalls or disables atreides's plugin or extension in an agent host, which switches the guard off; only the user may do it, ask the user to run it themselves"},
+	{ID: ruleSelfPluginUpdate, Category: "self", Verdict: Ask,
+		Reason: "this updates atreides's plugin or extension in an agent host, which reinstalls it from its source; ask the user to confirm"},
+	{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
+		Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
+}
+
 func registerSelfguard() {
-	register(
-		&Rule{ID: ruleSelfConfigWrite, Category: "self", Verdict: Deny,
-			Reason: "atreides's own configuration, intents, state, log and trace ledger can only be changed by the user; ask the user to make this change themselves"},
-		&Rule{ID: ruleSelfBinaryWrite, Category: "self", Verdict: Deny,
-			Reason: "this replaces, removes or disables the installed atreides binary; only the user may change it, ask the user to do it themselves"},
-		&Rule{ID: ruleSelfHostSettings, Category: "self", Verdict: Ask,
-			Reason: "this changes an agent host's settings that register atreides's hooks (they can switch the guard off); ask the user to make or confirm this change themselves"},
-		&Rule{ID: ruleSelfCommand, Category: "self", Verdict: Deny,
-			Reason: "this atreides command changes the policy that governs you (install, uninstall, adding or closing intents, configuration); only the user may run it, ask the user to run it themselves. " +
-				"You may run: atreides " + agentVerbList},
-		&Rule{ID: ruleSelfPlanApprove, Category: "self", Verdict: Deny,
-			Reason: "approving a plan opens the task's writes, and only the user approves, at their own terminal (atreides refuses an approval from an agent's shell, confirmed or not): show the user the plan (atreides plan show N) and ask them to run atreides plan approve N themselves"},
-		&Rule{ID: ruleSelfTreeWrite, Category: "self", Verdict: Ask,
-			Reason: "this copies, extracts, merges or changes a whole tree that holds atreides's own files or an agent host's hook settings, and may replace them; name the files instead, or ask the user to confirm"},
-		&Rule{ID: ruleSelfUnknownWrite, Category: "self", Verdict: Ask,
-			Reason: "this runs a program whose writes the guard cannot list, and it could reach atreides's own files or an agent host's hook settings; ask the user to confirm"},
-		&Rule{ID: ruleSelfStateLock, Category: "self", Verdict: Deny,
-			Reason: "holding a lock on atreides's state stops every hook from recording or checking; only atreides takes that lock"},
-		&Rule{ID: ruleSelfUnguardedAgent, Category: "self", Verdict: Deny,
-			Reason: "this starts an agent with its guard or permission prompts off, which is atreides switched off; start it normally, or ask the user to run it themselves"},
-		&Rule{ID: ruleSelfPluginRemove, Category: "self", Verdict: Deny,
-			Reason: "this uninstalls or disables atreides's plugin or extension in an agent host, which switches the guard off; only the user may do it, ask the user to run it themselves"},
-		&Rule{ID: ruleSelfPluginUpdate, Category: "self", Verdict: Ask,
-			Reason: "this updates atreides's plugin or extension in an agent host, which reinstalls it from its source; ask the user to confirm"},
-		&Rule{ID: ruleSelfAgentSettings, Category: "self", Verdict: Ask,
-			Reason: "this starts an agent with settings the guard cannot read, which may switch its hooks off; ask the user to confirm"},
-	)
+	register(selfguardRules...)
 }
 
 // agentVerbs are the atreides commands an agent may run through the shell:
