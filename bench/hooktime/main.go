@@ -133,6 +133,7 @@ type command struct {
 	label  string // how the report names it
 	argv   []string
 	dir    string
+	home   string   // HOME of its runs: an empty directory of its own
 	inputs [][]byte // the payloads, __PROJ__ replaced by dir
 }
 
@@ -285,7 +286,8 @@ func stage(bin, dir string) (string, error) {
 }
 
 // newCommand prepares one side. A side with no dir of its own gets a fresh
-// one, with a git repository so the hook finds its project there.
+// one, with a git repository so the hook finds its project there; every
+// side gets an empty home beside it.
 func newCommand(argv []string, dir, fresh string, raw [][]byte) (*command, error) {
 	if dir == "" {
 		dir = fresh
@@ -293,7 +295,11 @@ func newCommand(argv []string, dir, fresh string, raw [][]byte) (*command, error
 			return nil, err
 		}
 	}
-	c := &command{argv: argv, dir: dir}
+	home := fresh + ".home"
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, err
+	}
+	c := &command{argv: argv, dir: dir, home: home}
 	for _, b := range raw {
 		c.inputs = append(c.inputs, bytes.ReplaceAll(b, []byte("__PROJ__"), []byte(dir)))
 	}
@@ -318,9 +324,17 @@ func vsArgv(vs, hostName, tmp string) ([]string, error) {
 	return []string{vs, "hook", hostName}, nil
 }
 
-// environ is the environment of c's runs: ours and the host's.
+// runPath is the PATH of every run.
+const runPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+// environ is the environment of c's runs: the same on every machine (a
+// PATH of the system's directories, an empty HOME), and the host's. What
+// a hook does depends on it (the guard checks atreides's own files under
+// HOME and in the directories of PATH: each directory more is system
+// calls more), so a run must measure the hook, not the shell that started
+// the benchmark; CI's shell has a longer PATH than a developer's.
 func (c *command) environ(env map[string]string) []string {
-	out := os.Environ()
+	out := []string{"PATH=" + runPath, "HOME=" + c.home}
 	for k, v := range env {
 		if v == hosttest.ProjectDir {
 			v = c.dir
