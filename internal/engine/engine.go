@@ -58,7 +58,29 @@ type Handler struct {
 }
 
 func (h *Handler) wants(ev *event.Event) bool {
-	return (len(h.Kinds) == 0 || slices.Contains(h.Kinds, ev.Kind)) && (h.When == nil || h.When(ev))
+	return handles(h.Kinds, ev.Kind) && (h.When == nil || h.When(ev))
+}
+
+// handles reports whether a handler of these Kinds runs on events of
+// kind k: one that lists none runs on every kind.
+func handles(kinds []event.Kind, k event.Kind) bool {
+	return len(kinds) == 0 || slices.Contains(kinds, k)
+}
+
+// A Filter says whether a list of handlers is built with those of the
+// Kinds given: a hook process answers one event, and a handler that
+// cannot run on its kind costs it a closure and a page of code for
+// nothing.
+type Filter func(kinds []event.Kind) bool
+
+// AnyKind builds every handler: a server's list, and a hook's replay of
+// the events its outbox kept, which may be of any kind.
+func AnyKind([]event.Kind) bool { return true }
+
+// RunsOn builds the handlers that may run on an event of kind k (the
+// engine still asks each whether it wants the event).
+func RunsOn(k event.Kind) Filter {
+	return func(kinds []event.Kind) bool { return handles(kinds, k) }
 }
 
 // runs reports whether the handler runs on ev in this run.

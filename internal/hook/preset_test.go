@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/atreides-dev/atreides/internal/config"
+	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 )
 
@@ -25,7 +26,7 @@ var presetHandlers = map[config.Preset][]string{
 
 func handlerNames(s *Settings) []string {
 	var out []string
-	for _, h := range handlers(s, anyKind) {
+	for _, h := range handlers(s, engine.AnyKind) {
 		out = append(out, h.Name)
 	}
 	return out
@@ -38,7 +39,7 @@ func TestHandlersFitTheirRoom(t *testing.T) {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg")) // no user file: preset full
 	s := NewSettings(filepath.Join(dir, "project"))
-	hs := handlers(s, anyKind)
+	hs := handlers(s, engine.AnyKind)
 	if len(hs) < len(presetHandlers[config.PresetFull]) || cap(hs) != handlersCap {
 		t.Errorf("%d handlers in a list of room %d; handlersCap is %d", len(hs), cap(hs), handlersCap)
 	}
@@ -115,7 +116,7 @@ func BenchmarkHandlers(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = handlers(s, anyKind)
+				_ = handlers(s, engine.AnyKind)
 			}
 		})
 	}
@@ -129,7 +130,7 @@ func TestHandlersOfOneKind(t *testing.T) {
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
 	s := NewSettings(filepath.Join(dir, "project"))
-	every := handlers(s, anyKind)
+	every := handlers(s, engine.AnyKind)
 	for _, k := range []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PermissionRequest,
 		event.PostTool, event.Stop, event.SubagentStart, event.SubagentStop, event.PreCompact, event.PostCompact,
 		event.SessionEnd, event.Notification} {
@@ -139,7 +140,7 @@ func TestHandlersOfOneKind(t *testing.T) {
 				want = append(want, h.Name)
 			}
 		}
-		built := handlers(s, runsOn(k))
+		built := handlers(s, engine.RunsOn(k))
 		for _, h := range built {
 			if len(h.Kinds) == 0 || slices.Contains(h.Kinds, k) {
 				got = append(got, h.Name)

@@ -168,7 +168,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		return guardOnly(ctx, s, log, ev, decided)
 	}
 	st := s.store(log)
-	env, hs := &hookEnv{log: log}, s.handlerList(runsOn(ev.Kind))
+	env, hs := &hookEnv{log: log}, s.handlerList(engine.RunsOn(ev.Kind))
 	loader := engine.StoreLoader{Store: st, Retention: s.retention}
 	var from *audit.Origin // this checkout in a team's shared audit trail; nil: none
 	if st.Remote() != nil {
@@ -183,7 +183,7 @@ func runEngine(ctx context.Context, run *hookRun, root string, s *Settings, log 
 		loader.AfterAppend = audit.Bound(s.auditMaxBytes)
 	}
 	var l engine.Loader = loader
-	every := func() []engine.Handler { return s.handlerList(anyKind) }
+	every := func() []engine.Handler { return s.handlerList(engine.AnyKind) }
 	left, rerr := replayOutbox(ctx, project.StateDir(root), loader, env, every, s.sessionBudget, from)
 	if left > 0 {
 		l = waitingLoader{waitingErr(left, rerr)}

@@ -30,7 +30,7 @@ func servedHandlers(s *Settings) func() []engine.Handler {
 		defer mu.Unlock()
 		if hs == nil || now != stamp {
 			// engine.New sorts a copy: the kept list is only read.
-			hs, stamp = handlers(s, anyKind), now
+			hs, stamp = handlers(s, engine.AnyKind), now
 		}
 		return hs
 	}

@@ -23,11 +23,11 @@ func TestServedHandlersKept(t *testing.T) {
 	}
 	var r servedRoots
 	s, _ := r.get(root)
-	first := s.handlerList(anyKind)
-	if !slices.EqualFunc(first, handlers(s, anyKind), func(a, b engine.Handler) bool { return a.Name == b.Name }) {
+	first := s.handlerList(engine.AnyKind)
+	if !slices.EqualFunc(first, handlers(s, engine.AnyKind), func(a, b engine.Handler) bool { return a.Name == b.Name }) {
 		t.Fatal("the kept list is not the settings' handlers")
 	}
-	if again := s.handlerList(anyKind); &again[0] != &first[0] {
+	if again := s.handlerList(engine.AnyKind); &again[0] != &first[0] {
 		t.Fatal("the list was built again with nothing changed")
 	}
 	prev := first
@@ -47,11 +47,11 @@ func TestServedHandlersKept(t *testing.T) {
 		if err := step.change(); err != nil {
 			t.Fatal(err)
 		}
-		hs := s.handlerList(anyKind)
+		hs := s.handlerList(engine.AnyKind)
 		if &hs[0] == &prev[0] {
 			t.Errorf("%s: the list was kept", step.name)
 		}
-		if again := s.handlerList(anyKind); &again[0] != &hs[0] {
+		if again := s.handlerList(engine.AnyKind); &again[0] != &hs[0] {
 			t.Errorf("%s: built again on the next event", step.name)
 		}
 		prev = hs
@@ -60,7 +60,7 @@ func TestServedHandlersKept(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2, _ := r.get(root)
-	if hs := s2.handlerList(anyKind); s2 == s || &hs[0] == &prev[0] {
+	if hs := s2.handlerList(engine.AnyKind); s2 == s || &hs[0] == &prev[0] {
 		t.Error("the configuration changed and the list was kept")
 	}
 }

@@ -2,7 +2,6 @@ package hook
 
 import (
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -72,7 +71,7 @@ func (s *Settings) auditTrail() *audit.Trail {
 
 // handlerList is the handlers of the project that builds accepts (see
 // [handlers]); a server's list is every handler, built once.
-func (s *Settings) handlerList(builds kindFilter) []engine.Handler {
+func (s *Settings) handlerList(builds engine.Filter) []engine.Handler {
 	if s.eventHandlers != nil {
 		return s.eventHandlers()
 	}
@@ -251,27 +250,12 @@ func (s *Settings) Preset() config.Preset {
 // full), with some to spare (TestHandlersFitTheirRoom).
 const handlersCap = 40
 
-// kindFilter says whether handlers of the kinds given (none: every kind)
-// are built: a hook process answers one event, and a handler that cannot
-// run on its kind costs it a closure and a page of code for nothing.
-type kindFilter func(kinds []event.Kind) bool
-
-// anyKind builds every handler: a server's list, and a hook's replay of
-// the events its outbox kept, which may be of any kind.
-func anyKind([]event.Kind) bool { return true }
-
-// runsOn builds the handlers that may run on an event of kind k (the
-// engine still asks each whether it wants the event).
-func runsOn(k event.Kind) kindFilter {
-	return func(kinds []event.Kind) bool { return len(kinds) == 0 || slices.Contains(kinds, k) }
-}
-
 // handlers are the handlers a hook runs, of those builds accepts: the
 // engine sorts them by priority, and among equals keeps this order (see
 // [session.Handlers]). A project whose preset is below full runs those
 // of its preset only (presetOf), filtered in place: no allocation beyond
 // the list's own.
-func handlers(s *Settings, builds kindFilter) []engine.Handler {
+func handlers(s *Settings, builds engine.Filter) []engine.Handler {
 	// One allocation for the list, rather than one per growth of it: a
 	// hook process builds it once, and every KB of heap is a page fault.
 	hs := make([]engine.Handler, 0, handlersCap)

@@ -29,7 +29,7 @@ func benchRun(b *testing.B, payload string, setup func(*memLoader)) {
 // benchRunIn is benchRun for a project at projectDir.
 func benchRunIn(b *testing.B, projectDir, payload string, setup func(*memLoader)) {
 	opts := func() Options { return testOptions() }
-	hs := Handlers(opts, anyKind)
+	hs := Handlers(opts, engine.AnyKind)
 	for i := range hs {
 		if hs[i].Name == "stop-gate" {
 			hs[i] = StopGateWith(opts, func(string) bool { return false })
@@ -91,7 +91,7 @@ func BenchmarkHandlersOnly(b *testing.B) {
 	opts := func() Options { return testOptions() }
 	ev, _ := claude.Decode([]byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"sed -i s/a/b/ f.go && go test ./..."},"tool_response":{"stdout":"ok","stderr":""},"tool_use_id":"t1"}`), "/tmp/p", t0)
 	st := &engine.State{Session: state.NewSession("s1", "claude", t0), Project: &state.Project{}}
-	hs := Handlers(opts, anyKind)
+	hs := Handlers(opts, engine.AnyKind)
 	b.ReportAllocs()
 	for b.Loop() {
 		phase.Key.Of(st.Session).Current = "exploration"

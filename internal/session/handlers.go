@@ -13,7 +13,7 @@ import (
 // the health check runs, outside the state lock, besides [StateCheck].
 // builds says whether a handler of the kinds given is wanted: a hook
 // builds only those its one event can run, a server every one.
-func Handlers(opts OptionsFunc, builds func(kinds []event.Kind) bool, checks ...Check) []engine.Handler {
+func Handlers(opts OptionsFunc, builds engine.Filter, checks ...Check) []engine.Handler {
 	hs := make([]engine.Handler, 0, 13)
 	add := func(kinds []event.Kind, build func() engine.Handler) {
 		if builds(kinds) {

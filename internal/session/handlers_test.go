@@ -4,18 +4,16 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/atreides-dev/atreides/internal/engine"
 	"github.com/atreides-dev/atreides/internal/event"
 )
-
-// anyKind builds every session handler, as a server does.
-func anyKind([]event.Kind) bool { return true }
 
 // TestHandlersOfOneKind: built for the events of one kind, the session
 // handlers are fewer than the whole list, and hold every one of it that
 // may run on the kind, in its order.
 func TestHandlersOfOneKind(t *testing.T) {
 	opts := func() Options { return testOptions() }
-	every := Handlers(opts, anyKind)
+	every := Handlers(opts, engine.AnyKind)
 	for _, k := range []event.Kind{event.SessionStart, event.UserPrompt, event.PreTool, event.PermissionRequest,
 		event.PostTool, event.Stop, event.SubagentStart, event.SubagentStop, event.PreCompact, event.PostCompact,
 		event.SessionEnd, event.Notification} {

@@ -26,7 +26,7 @@ type keywordRun struct {
 }
 
 func newKeywordRun(t *testing.T, o KeywordOptions) *keywordRun {
-	hs := append(Handlers(func() Options { return testOptions() }, anyKind), Keywords(func() KeywordOptions { return o }))
+	hs := append(Handlers(func() Options { return testOptions() }, engine.AnyKind), Keywords(func() KeywordOptions { return o }))
 	return &keywordRun{eng: engine.New(&memLoader{}, testEnv{t}, hs...), now: t0}
 }
 

@@ -46,7 +46,7 @@ func TestMonitor(t *testing.T) {
 	sub := transcript{t, filepath.Join(dir, "s1", "subagents", "agent-sub1.jsonl")}
 	opts := builtinOptions()
 	loader := &memLoader{}
-	eng := engine.New(loader, testEnv{t}, Handlers(func() Options { return opts }, anyKind)...)
+	eng := engine.New(loader, testEnv{t}, Handlers(func() Options { return opts }, engine.AnyKind)...)
 	now := t0
 
 	type step struct {

@@ -114,7 +114,7 @@ var t0 = time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 
 func newRun(t *testing.T, opts Options) *streamRun {
 	r := &streamRun{t: t, loader: &memLoader{}, now: t0, dir: t.TempDir()}
-	hs := Handlers(func() Options { return opts }, anyKind)
+	hs := Handlers(func() Options { return opts }, engine.AnyKind)
 	for i := range hs {
 		if hs[i].Name == "stop-gate" {
 			hs[i] = StopGateWith(func() Options { return opts }, func(string) bool { return false })
